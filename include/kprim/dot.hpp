@@ -1,0 +1,74 @@
+#pragma once
+/// @file
+/// kprim::dot — sum of x(i) * y(i).
+
+#include <kprim/impl/concepts.hpp>
+#include <kprim/impl/device/reduce_driver.hpp>
+#include <kprim/impl/validate.hpp>
+#include <kprim/ops.hpp>
+#include <kprim/options.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace kprim {
+
+namespace impl {
+/// The reduce driver's source for a dot product: products formed as they are loaded.
+template <class T, class X, class Y>
+struct Products {
+  X x;
+  Y y;
+  KOKKOS_FUNCTION T operator()(std::int64_t i) const { return T(x(i)) * T(y(i)); }
+};
+}  // namespace impl
+
+/// The value type of dot(x, y): the common type of the two inputs' value types.
+template <class X, class Y>
+using dot_value_t = std::common_type_t<typename X::non_const_value_type, typename Y::non_const_value_type>;
+
+/// Writes sum_i x(i) * y(i) into the rank-0 View `result` (any memory space; its value type is
+/// the accumulator) without blocking the host.
+/// @throws kprim::invalid_argument if the extents differ or a View is unallocated or not readable by `space`.
+template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y, impl::AnyView Result>
+void dot(const Space& space, const X& x, const Y& y, const Result& result, const ReduceOptions& options = {}) {
+  using T = typename Result::non_const_value_type;
+  static_assert(X::rank() == 1 && Y::rank() == 1, "kprim::dot: x and y must be rank-1 Views");
+  static_assert(Result::rank() == 0, "kprim::dot: the result must be a rank-0 View");
+  static_assert(!std::is_const_v<typename Result::value_type>, "kprim::dot: the result View must not be const");
+  constexpr const char* function = "kprim::dot";
+  impl::check_initialized(function);
+  impl::check_view<Space>(function, "x", x);
+  impl::check_view<Space>(function, "y", y);
+  impl::check_allocated(function, "result", result);
+  if (x.extent(0) != y.extent(0))
+    impl::throw_invalid_argument(function, "extent of y " + std::to_string(y.extent(0)) + " != extent of x " +
+                                               std::to_string(x.extent(0)));
+  impl::reduce_into(function, space, std::int64_t(x.extent(0)), impl::Products<T, X, Y>{x, y}, Sum{}, result,
+                    options.tuning);
+}
+
+/// Returns sum_i x(i) * y(i) on the host (blocks until it is there).
+template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
+[[nodiscard]] dot_value_t<X, Y> dot(const Space& space, const X& x, const Y& y, const ReduceOptions& options = {}) {
+  dot_value_t<X, Y> value{};
+  kprim::dot(space, x, y, Kokkos::View<decltype(value), Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&value), options);
+  space.fence("kprim::dot: value to host");
+  return value;
+}
+
+/// As above, on x's default execution space instance.
+template <impl::AnyView X, impl::AnyView Y, impl::AnyView Result>
+void dot(const X& x, const Y& y, const Result& result, const ReduceOptions& options = {}) {
+  kprim::dot(typename X::execution_space{}, x, y, result, options);
+}
+
+/// As above, on x's default execution space instance.
+template <impl::AnyView X, impl::AnyView Y>
+[[nodiscard]] dot_value_t<X, Y> dot(const X& x, const Y& y, const ReduceOptions& options = {}) {
+  return kprim::dot(typename X::execution_space{}, x, y, options);
+}
+
+}  // namespace kprim

@@ -1,0 +1,63 @@
+#pragma once
+// Device layer of reduce: passes of ReduceTiles until one value is left.
+
+#include <kprim/impl/device/launch_shape.hpp>
+#include <kprim/impl/team/reduce_tiles.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace kprim::impl {
+
+/// Reduces source(0) ... source(n-1) with `op` into the rank-0 View `result` (any memory space;
+/// written directly when `space` can access it, else copied there asynchronously on `space`).
+/// Pass 1 leaves one partial per team; each further pass reduces those partials the same way,
+/// so any n is handled with teams_for() partials at a time. Temporaries: one allocation.
+template <class Space, class Source, class Op, class Result>
+void reduce_into(const char* function, const Space& space, std::int64_t n, const Source& source, const Op& op,
+                 const Result& result, const Tuning& tuning) {
+  using T = typename Result::non_const_value_type;
+  using memory_space = typename Space::memory_space;
+  using partial_view = Kokkos::View<const T*, memory_space, Kokkos::MemoryUnmanaged>;
+  using first_pass = team::ReduceTiles<Space, T, Source, Op>;
+  using later_pass = team::ReduceTiles<Space, T, partial_view, Op>;
+
+  first_pass first{source, n, 0, nullptr, op};
+  const LaunchShape shape = choose_shape(function, space, Primitive::reduce, tuning, first,
+                                         [](int team_size, int) { return first_pass::scratch_bytes(team_size); });
+  first.items_per_thread = shape.items_per_thread;
+
+  // Plan every pass first so the temporaries come from a single allocation.
+  std::vector<std::int64_t> counts{n};
+  while (teams_for(counts.back(), shape) > 1) counts.push_back(teams_for(counts.back(), shape));
+  constexpr bool direct = Kokkos::SpaceAccessibility<Space, typename Result::memory_space>::accessible;
+  std::int64_t temp_size = direct ? 0 : 1;
+  for (std::size_t pass = 1; pass < counts.size(); ++pass) temp_size += counts[pass];
+  Kokkos::View<T*, memory_space> temp;
+  if (temp_size > 0)
+    temp = Kokkos::View<T*, memory_space>(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kprim::reduce::partials"),
+                                          temp_size);
+  T* const final_value = direct ? result.data() : temp.data() + (temp_size - 1);
+
+  T* out = counts.size() == 1 ? final_value : temp.data();
+  auto launch = [&](auto kernel, std::int64_t count) {
+    kernel.partials = out;
+    const int teams = teams_for(count, shape);
+    Kokkos::parallel_for(function,
+                         Kokkos::TeamPolicy<Space>(space, teams, shape.team_size)
+                             .set_scratch_size(0, Kokkos::PerTeam(first_pass::scratch_bytes(shape.team_size))),
+                         kernel);
+  };
+  launch(first, n);
+  for (std::size_t pass = 1; pass < counts.size(); ++pass) {
+    const partial_view partials(out, counts[pass]);
+    out = pass + 1 == counts.size() ? final_value : out + counts[pass];
+    launch(later_pass{partials, counts[pass], shape.items_per_thread, nullptr, op}, counts[pass]);
+  }
+  if constexpr (!direct)
+    Kokkos::deep_copy(space, result, Kokkos::View<T, memory_space, Kokkos::MemoryUnmanaged>(final_value));
+}
+
+}  // namespace kprim::impl

@@ -1,0 +1,86 @@
+#pragma once
+/// @file
+/// Binary operations for kprim's reduce and scan, and the traits that describe them.
+///
+/// An operation is any copyable functor with an associative `operator()(a, b)` and an
+/// identity element: either a member `identity()` returning the value type, or (for ops that
+/// work on many types, like the built-in ones) a member template `identity<T>()`.
+/// An op may declare `static constexpr bool is_commutative = true;` to allow kprim to
+/// combine elements out of order (faster on some spaces). Without it kprim keeps the
+/// left-to-right order of the input, so associative but non-commutative ops are exact.
+
+#include <Kokkos_Core.hpp>
+
+#include <concepts>
+#include <limits>
+#include <type_traits>
+
+namespace kprim {
+
+/// Addition; identity 0. Unsigned integers wrap around; NaN propagates.
+struct Sum {
+  static constexpr bool is_commutative = true;
+  template <class T>
+  KOKKOS_FUNCTION static constexpr T identity() { return T(0); }
+  template <class T>
+  KOKKOS_FUNCTION constexpr T operator()(const T& a, const T& b) const { return a + b; }
+};
+
+/// Multiplication; identity 1.
+struct Prod {
+  static constexpr bool is_commutative = true;
+  template <class T>
+  KOKKOS_FUNCTION static constexpr T identity() { return T(1); }
+  template <class T>
+  KOKKOS_FUNCTION constexpr T operator()(const T& a, const T& b) const { return a * b; }
+};
+
+/// Minimum; identity is the largest value of T (+inf for floating point), so the
+/// minimum of an empty range is that value.
+struct Min {
+  static constexpr bool is_commutative = true;
+  template <class T>
+  KOKKOS_FUNCTION static constexpr T identity() {
+    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::max();
+  }
+  template <class T>
+  KOKKOS_FUNCTION constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+
+/// Maximum; identity is the lowest value of T (-inf for floating point).
+struct Max {
+  static constexpr bool is_commutative = true;
+  template <class T>
+  KOKKOS_FUNCTION static constexpr T identity() {
+    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::lowest();
+  }
+  template <class T>
+  KOKKOS_FUNCTION constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+
+/// True when Op is a usable kprim operation on values of type T.
+template <class Op, class T>
+concept Operation = std::copy_constructible<Op> &&
+    requires(const Op& op, const T& a, const T& b) {
+      { op(a, b) } -> std::convertible_to<T>;
+    } &&
+    (requires(const Op& op) { { op.template identity<T>() } -> std::convertible_to<T>; } ||
+     requires(const Op& op) { { op.identity() } -> std::convertible_to<T>; });
+
+/// The identity element of `op` for values of type T.
+template <class T, class Op>
+KOKKOS_FUNCTION constexpr T identity_of(const Op& op) {
+  if constexpr (requires { op.template identity<T>(); }) return op.template identity<T>();
+  else return op.identity();
+}
+
+/// True when Op declares itself commutative (`static constexpr bool is_commutative = true`).
+template <class Op>
+inline constexpr bool is_commutative_v = [] {
+  if constexpr (requires { Op::is_commutative; }) return bool(Op::is_commutative);
+  else return false;
+}();
+
+}  // namespace kprim

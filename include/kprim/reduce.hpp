@@ -1,0 +1,60 @@
+#pragma once
+/// @file
+/// kprim::reduce — combine all elements of a rank-1 View with an associative op.
+
+#include <kprim/impl/concepts.hpp>
+#include <kprim/impl/device/reduce_driver.hpp>
+#include <kprim/impl/validate.hpp>
+#include <kprim/ops.hpp>
+#include <kprim/options.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace kprim {
+
+/// Reduces `x` with `op` into the rank-0 View `result` without blocking the host: the value is
+/// there once `space` is fenced. `result` may live in any memory space; its value type is the
+/// accumulator type (e.g. sum int32 data into an int64 result). An empty `x` gives op's identity.
+/// @throws kprim::invalid_argument for an unallocated View or one `space` cannot read.
+template <impl::ExecutionSpace Space, impl::AnyView View, impl::AnyView Result, impl::OpArgument Op = Sum>
+void reduce(const Space& space, const View& x, const Result& result, const Op& op = {},
+            const ReduceOptions& options = {}) {
+  using T = typename Result::non_const_value_type;
+  static_assert(View::rank() == 1, "kprim::reduce: the input must be a rank-1 View");
+  static_assert(Result::rank() == 0, "kprim::reduce: the result must be a rank-0 View");
+  static_assert(!std::is_const_v<typename Result::value_type>, "kprim::reduce: the result View must not be const");
+  static_assert(Operation<Op, T>, "kprim::reduce: op must provide identity() and operator()(T, T) -> T");
+  constexpr const char* function = "kprim::reduce";
+  impl::check_initialized(function);
+  impl::check_view<Space>(function, "input", x);
+  impl::check_allocated(function, "result", result);
+  impl::reduce_into(function, space, std::int64_t(x.extent(0)), x, op, result, options.tuning);
+}
+
+/// Reduces `x` with `op` and returns the value on the host (blocks until it is there).
+template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
+[[nodiscard]] typename View::non_const_value_type reduce(const Space& space, const View& x, const Op& op = {},
+                                                         const ReduceOptions& options = {}) {
+  typename View::non_const_value_type value{};
+  kprim::reduce(space, x, Kokkos::View<decltype(value), Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&value), op,
+                options);
+  space.fence("kprim::reduce: value to host");
+  return value;
+}
+
+/// As above, on the View's default execution space instance.
+template <impl::AnyView View, impl::AnyView Result, impl::OpArgument Op = Sum>
+void reduce(const View& x, const Result& result, const Op& op = {}, const ReduceOptions& options = {}) {
+  kprim::reduce(typename View::execution_space{}, x, result, op, options);
+}
+
+/// As above, on the View's default execution space instance.
+template <impl::AnyView View, impl::OpArgument Op = Sum>
+[[nodiscard]] typename View::non_const_value_type reduce(const View& x, const Op& op = {},
+                                                         const ReduceOptions& options = {}) {
+  return kprim::reduce(typename View::execution_space{}, x, op, options);
+}
+
+}  // namespace kprim

@@ -1,0 +1,95 @@
+#pragma once
+/// @file
+/// kprim::inclusive_scan and kprim::exclusive_scan — prefix combinations of a rank-1 View.
+
+#include <kprim/impl/concepts.hpp>
+#include <kprim/impl/device/scan_driver.hpp>
+#include <kprim/impl/validate.hpp>
+#include <kprim/ops.hpp>
+#include <kprim/options.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+namespace kprim {
+
+namespace impl {
+template <class Space, class In, class Out, class Op, class Total>
+void checked_scan(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
+                  const typename Out::non_const_value_type& seed, const Op& op, const ScanOptions& options,
+                  const Total& total) {
+  using T = typename Out::non_const_value_type;
+  static_assert(In::rank() == 1 && Out::rank() == 1, "kprim scans: input and output must be rank-1 Views");
+  static_assert(!std::is_const_v<typename Out::value_type>, "kprim scans: the output View must not be const");
+  static_assert(std::is_convertible_v<typename In::value_type, T>,
+                "kprim scans: the input's value type must convert to the output's");
+  static_assert(Operation<Op, T>, "kprim scans: op must provide identity() and operator()(T, T) -> T");
+  check_initialized(function);
+  check_view<Space>(function, "input", in);
+  check_view<Space>(function, "output", out);
+  check_same_extent(function, in, out);
+  check_overlap(function, in, out);
+  if constexpr (!std::is_same_v<Total, NoTotal>) {
+    static_assert(Total::rank() == 0 && !std::is_const_v<typename Total::value_type> &&
+                      std::is_same_v<typename Total::non_const_value_type, T>,
+                  "kprim scans: the total must be a non-const rank-0 View of the output's value type");
+    check_allocated(function, "total", total);
+  }
+  scan_into(function, space, in, out, exclusive, seed, op, options.tuning, total);
+}
+}  // namespace impl
+
+/// out(i) = op(in(0), ..., in(i)). `in` and `out` may be the same View (in place); the output's
+/// value type is the accumulator. Asynchronous: the result is there once `space` is fenced.
+/// @throws kprim::invalid_argument for mismatched extents, partially overlapping Views, or an
+///         unallocated View or one `space` cannot access. Nothing is written then.
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum>
+void inclusive_scan(const Space& space, const In& in, const Out& out, const Op& op = {},
+                    const ScanOptions& options = {}) {
+  impl::checked_scan("kprim::inclusive_scan", space, in, out, false,
+                     identity_of<typename Out::non_const_value_type>(op), op, options, impl::NoTotal{});
+}
+
+/// As above, and writes op over all of `in` to the rank-0 View `total` (any memory space).
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::AnyView Total,
+          impl::OpArgument Op = Sum>
+void inclusive_scan(const Space& space, const In& in, const Out& out, const Total& total, const Op& op = {},
+                    const ScanOptions& options = {}) {
+  impl::checked_scan("kprim::inclusive_scan", space, in, out, false,
+                     identity_of<typename Out::non_const_value_type>(op), op, options, total);
+}
+
+/// out(i) = op(init, in(0), ..., in(i-1)); out(0) = init. In place allowed. Asynchronous.
+/// @throws kprim::invalid_argument as inclusive_scan.
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum>
+void exclusive_scan(const Space& space, const In& in, const Out& out,
+                    const std::type_identity_t<typename Out::non_const_value_type>& init, const Op& op = {},
+                    const ScanOptions& options = {}) {
+  impl::checked_scan("kprim::exclusive_scan", space, in, out, true, init, op, options, impl::NoTotal{});
+}
+
+/// As above, and writes op(init, in(0), ..., in(n-1)) — the value after the last output — to
+/// the rank-0 View `total` (any memory space).
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::AnyView Total,
+          impl::OpArgument Op = Sum>
+void exclusive_scan(const Space& space, const In& in, const Out& out,
+                    const std::type_identity_t<typename Out::non_const_value_type>& init, const Total& total,
+                    const Op& op = {}, const ScanOptions& options = {}) {
+  impl::checked_scan("kprim::exclusive_scan", space, in, out, true, init, op, options, total);
+}
+
+/// inclusive_scan on the input View's default execution space instance.
+template <impl::AnyView In, impl::AnyView Out, class... Rest>
+void inclusive_scan(const In& in, const Out& out, const Rest&... rest) {
+  kprim::inclusive_scan(typename In::execution_space{}, in, out, rest...);
+}
+
+/// exclusive_scan on the input View's default execution space instance.
+template <impl::AnyView In, impl::AnyView Out, class... Rest>
+void exclusive_scan(const In& in, const Out& out, const std::type_identity_t<typename Out::non_const_value_type>& init,
+                    const Rest&... rest) {
+  kprim::exclusive_scan(typename In::execution_space{}, in, out, init, rest...);
+}
+
+}  // namespace kprim

@@ -1,0 +1,22 @@
+#include <kprim/config.hpp>
+#include <kprim/impl/validate.hpp>
+
+namespace kprim::impl {
+
+void throw_invalid_argument(const char* function, const std::string& what) {
+  throw kprim::invalid_argument(std::string(function) + ": " + what);
+}
+
+void throw_not_initialized(const char* function) {
+  throw kprim::not_initialized(std::string(function) +
+                               ": Kokkos is not initialized (call Kokkos::initialize first, and not after "
+                               "Kokkos::finalize)");
+}
+
+}  // namespace kprim::impl
+
+namespace kprim {
+
+const char* version_string() { return KPRIM_VERSION_STRING; }
+
+}  // namespace kprim

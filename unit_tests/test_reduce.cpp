@@ -1,0 +1,138 @@
+// kprim::reduce: every space x value type x built-in op, every tuning, the sizes.
+
+#include "test_support.hpp"
+
+#include <catch2/catch_template_test_macros.hpp>
+
+#include <numeric>
+
+using namespace kprim_test;
+
+namespace {
+
+template <class C>
+struct ReduceCase {
+  using Space = typename C::space;
+  using T = typename C::value;
+  using Op = typename C::op;
+  Space space{};
+  Op op{};
+
+  // Calls body(tuning, n, device input, host input, expected) for every tuning and size.
+  template <class Body>
+  void for_each_input(Body&& body) const {
+    for (const auto& tuning : tunings(space)) {
+      const auto [team, tile] = team_and_tile(space, tuning, false);
+      for (const std::int64_t n : sizes(team, tile)) {
+        const std::vector<T> host = exact_input<T, Op>(n, 1000 + n);
+        const T expected = std::reduce(host.begin(), host.end(), kprim::identity_of<T>(op), op);
+        const auto x = to_space(space, host, "x");
+        INFO(case_name<C>() << ", " << describe(tuning) << ", n = " << n);
+        body(tuning, n, x, expected);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("reduce returns the value on the host", "[reduce]", SpaceValueOp) {
+  const ReduceCase<TestType> test;
+  test.for_each_input([&](const kprim::Tuning& tuning, std::int64_t, const auto& x, auto expected) {
+    REQUIRE(kprim::reduce(test.space, x, test.op, {.tuning = tuning}) == expected);
+  });
+}
+
+TEMPLATE_LIST_TEST_CASE("reduce writes rank-0 Views in the space's memory and on the host", "[reduce]",
+                        SpaceValueOp) {
+  using T = typename TestType::value;
+  using Space = typename TestType::space;
+  const ReduceCase<TestType> test;
+  test.for_each_input([&](const kprim::Tuning& tuning, std::int64_t, const auto& x, T expected) {
+    Kokkos::View<T, typename Space::memory_space> in_space("in_space");
+    Kokkos::View<T, Kokkos::HostSpace> on_host("on_host");
+    kprim::reduce(test.space, x, in_space, test.op, {.tuning = tuning});
+    kprim::reduce(test.space, x, on_host, test.op, {.tuning = tuning});
+    test.space.fence();
+    T from_space{};
+    Kokkos::deep_copy(from_space, in_space);
+    REQUIRE(from_space == expected);
+    REQUIRE(on_host() == expected);
+  });
+}
+
+TEMPLATE_LIST_TEST_CASE("reduce reads strided, LayoutLeft and const Views", "[reduce]", SpaceValueOp) {
+  using Space = typename TestType::space;
+  using T = typename TestType::value;
+  using Op = typename TestType::op;
+  const Space space;
+  const Op op;
+  for (const std::int64_t n : {0, 1, 33, 1000, 100'003}) {
+    INFO(case_name<TestType>() << ", n = " << n);
+    // Every third element of a larger array, starting at offset 2.
+    const std::vector<T> host = exact_input<T, Op>(3 * n + 2, 77 + n);
+    const auto storage = to_space(space, host, "storage");
+    const Kokkos::View<const T*, Kokkos::LayoutStride, typename Space::memory_space> strided =
+        Kokkos::subview(storage, Kokkos::pair<std::int64_t, std::int64_t>(2, 3 * n + 2));
+    Kokkos::View<const T*, Kokkos::LayoutStride, typename Space::memory_space> every_third(
+        strided.data(), Kokkos::LayoutStride(n, 3));
+    std::vector<T> picked;
+    for (std::int64_t i = 0; i < n; ++i) picked.push_back(host[2 + 3 * i]);
+    const T expected = std::reduce(picked.begin(), picked.end(), kprim::identity_of<T>(op), op);
+    REQUIRE(kprim::reduce(space, every_third, op) == expected);
+
+    Kokkos::View<T*, Kokkos::LayoutLeft, typename Space::memory_space> left("left", n);
+    Kokkos::deep_copy(left, Kokkos::View<const T*, typename Space::memory_space>(storage.data(), n));
+    const T expected_left = std::reduce(host.begin(), host.begin() + n, kprim::identity_of<T>(op), op);
+    REQUIRE(kprim::reduce(space, left, op) == expected_left);
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("reduce without a space argument uses the View's default instance", "[reduce]",
+                        SpaceValue) {
+  using T = typename TestType::value;
+  const std::vector<T> host = exact_input<T, kprim::Sum>(5000, 5);
+  const auto x = to_space(typename TestType::space{}, host, "x");
+  const T expected = std::reduce(host.begin(), host.end(), T(0));
+  REQUIRE(kprim::reduce(x) == expected);
+  Kokkos::View<T, Kokkos::HostSpace> result("result");
+  kprim::reduce(x, result, kprim::Max{});
+  Kokkos::fence();
+  REQUIRE(result() == *std::max_element(host.begin(), host.end()));
+}
+
+TEMPLATE_LIST_TEST_CASE("reduce into a wider accumulator avoids overflow", "[reduce]", SpaceOnly) {
+  using Space = typename TestType::space;
+  const Space space;
+  const std::vector<std::int32_t> host(100'000, std::numeric_limits<std::int32_t>::max());
+  const auto x = to_space(space, host, "x");
+  Kokkos::View<std::int64_t, Kokkos::HostSpace> wide("wide");
+  kprim::reduce(space, x, wide);
+  space.fence();
+  REQUIRE(wide() == std::int64_t(100'000) * std::numeric_limits<std::int32_t>::max());
+}
+
+TEMPLATE_LIST_TEST_CASE("reduce of random floating-point data stays within the rounding bound", "[reduce]",
+                        SpaceFloat) {
+  using Space = typename TestType::space;
+  using T = typename TestType::value;
+  const Space space;
+  for (const std::int64_t n : {1000, 65'537, 1'000'003, 4'000'037}) {
+    std::mt19937_64 rng(n);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    std::vector<T> host(n);
+    long double exact = 0, magnitude = 0;
+    for (auto& v : host) {
+      v = T(uniform(rng));
+      exact += v;
+      magnitude += std::abs(v);
+    }
+    // Any order of n - 1 additions errs by at most (n - 1) u sum|x| (Higham, to first order).
+    const long double bound = (n - 1) * (long double)(std::numeric_limits<T>::epsilon() / 2) * magnitude * 1.01L;
+    for (const auto& tuning : tunings(space)) {
+      INFO(case_name<TestType>() << ", n = " << n << ", " << describe(tuning));
+      const T sum = kprim::reduce(space, to_space(space, host, "x"), kprim::Sum{}, {.tuning = tuning});
+      REQUIRE(std::abs((long double)sum - exact) <= bound);
+    }
+  }
+}

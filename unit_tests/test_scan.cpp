@@ -1,0 +1,199 @@
+// kprim::inclusive_scan / exclusive_scan: every space x value type x built-in op, every tuning,
+// the sizes, out of place and in place, with and without totals, strided Views.
+
+#include "test_support.hpp"
+
+#include <catch2/catch_template_test_macros.hpp>
+
+#include <numeric>
+
+using namespace kprim_test;
+
+namespace {
+
+enum class Kind { inclusive, exclusive };
+
+template <class C>
+struct ScanCase {
+  using Space = typename C::space;
+  using T = typename C::value;
+  using Op = typename C::op;
+  using device_view = Kokkos::View<T*, typename Space::memory_space>;
+  Space space{};
+  Op op{};
+
+  std::vector<T> expected(const std::vector<T>& in, Kind kind, T init) const {
+    std::vector<T> out(in.size());
+    if (kind == Kind::inclusive) std::inclusive_scan(in.begin(), in.end(), out.begin(), op);
+    else std::exclusive_scan(in.begin(), in.end(), out.begin(), init, op);
+    return out;
+  }
+
+  T expected_total(const std::vector<T>& in, Kind kind, T init) const {
+    return std::reduce(in.begin(), in.end(), kind == Kind::inclusive ? kprim::identity_of<T>(op) : init, op);
+  }
+
+  void scan(Kind kind, const auto& in, const auto& out, T init, const kprim::Tuning& tuning) const {
+    if (kind == Kind::inclusive) kprim::inclusive_scan(space, in, out, op, {.tuning = tuning});
+    else kprim::exclusive_scan(space, in, out, init, op, {.tuning = tuning});
+  }
+
+  // Runs check(kind, tuning, n, host input, init) for both kinds, every tuning and size.
+  template <class Check>
+  void for_each_input(Check&& check) const {
+    for (const Kind kind : {Kind::inclusive, Kind::exclusive}) {
+      for (const auto& tuning : tunings(space)) {
+        const auto [team, tile] = team_and_tile(space, tuning, true);
+        for (const std::int64_t n : sizes(team, tile)) {
+          INFO(case_name<C>() << (kind == Kind::inclusive ? ", inclusive" : ", exclusive") << ", "
+                              << describe(tuning) << ", n = " << n);
+          check(kind, tuning, n, exact_input<T, Op>(n, 3000 + n), exact_init<T, Op>());
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("scan out of place", "[scan]", SpaceValueOp) {
+  const ScanCase<TestType> test;
+  test.for_each_input([&](Kind kind, const kprim::Tuning& tuning, std::int64_t n, const auto& host, auto init) {
+    const auto in = to_space(test.space, host, "in");
+    typename ScanCase<TestType>::device_view out("out", n);
+    test.scan(kind, in, out, init, tuning);
+    REQUIRE(first_mismatch(to_host(out), test.expected(host, kind, init)) == -1);
+    REQUIRE(first_mismatch(to_host(in), host) == -1);  // the input is left alone
+  });
+}
+
+TEMPLATE_LIST_TEST_CASE("scan in place", "[scan]", SpaceValueOp) {
+  const ScanCase<TestType> test;
+  test.for_each_input([&](Kind kind, const kprim::Tuning& tuning, std::int64_t, const auto& host, auto init) {
+    const auto data = to_space(test.space, host, "data");
+    test.scan(kind, data, data, init, tuning);
+    REQUIRE(first_mismatch(to_host(data), test.expected(host, kind, init)) == -1);
+  });
+}
+
+TEMPLATE_LIST_TEST_CASE("scan writes its total to rank-0 Views", "[scan]", SpaceValueOp) {
+  using T = typename TestType::value;
+  using Space = typename TestType::space;
+  const ScanCase<TestType> test;
+  test.for_each_input([&](Kind kind, const kprim::Tuning& tuning, std::int64_t n, const auto& host, T init) {
+    const auto in = to_space(test.space, host, "in");
+    typename ScanCase<TestType>::device_view out("out", n);
+    Kokkos::View<T, typename Space::memory_space> total_in_space("total_in_space");
+    Kokkos::View<T, Kokkos::HostSpace> total_on_host("total_on_host");
+    const kprim::ScanOptions options{.tuning = tuning};
+    if (kind == Kind::inclusive) {
+      kprim::inclusive_scan(test.space, in, out, total_in_space, test.op, options);
+      kprim::inclusive_scan(test.space, in, in, total_on_host, test.op, options);  // in place too
+    } else {
+      kprim::exclusive_scan(test.space, in, out, init, total_in_space, test.op, options);
+      kprim::exclusive_scan(test.space, in, in, init, total_on_host, test.op, options);
+    }
+    test.space.fence();
+    T from_space{};
+    Kokkos::deep_copy(from_space, total_in_space);
+    const T expected = test.expected_total(host, kind, init);
+    REQUIRE(from_space == expected);
+    REQUIRE(total_on_host() == expected);
+    const auto expected_out = test.expected(host, kind, init);
+    REQUIRE(first_mismatch(to_host(out), expected_out) == -1);
+    REQUIRE(first_mismatch(to_host(in), expected_out) == -1);
+  });
+}
+
+TEMPLATE_LIST_TEST_CASE("scan of strided and const Views, other layouts and types", "[scan]", SpaceValueOp) {
+  using Space = typename TestType::space;
+  using T = typename TestType::value;
+  using Op = typename TestType::op;
+  using memory_space = typename Space::memory_space;
+  const ScanCase<TestType> test;
+  for (const Kind kind : {Kind::inclusive, Kind::exclusive}) {
+    for (const std::int64_t n : {0, 1, 33, 4097, 100'003}) {
+      INFO(case_name<TestType>() << ", n = " << n << (kind == Kind::inclusive ? ", inclusive" : ", exclusive"));
+      const std::vector<T> host = exact_input<T, Op>(2 * n + 1, 99 + n);
+      const auto storage = to_space(test.space, host, "storage");
+      // Input: the odd elements of `storage`, read through a const strided View.
+      Kokkos::View<const T*, Kokkos::LayoutStride, memory_space> odd(storage.data() + 1, Kokkos::LayoutStride(n, 2));
+      // Output: every third element of a larger array, LayoutStride.
+      Kokkos::View<T*, memory_space> out_storage("out_storage", 3 * n + 1);
+      Kokkos::View<T*, Kokkos::LayoutStride, memory_space> every_third(out_storage.data(), Kokkos::LayoutStride(n, 3));
+      const T init = exact_init<T, Op>();
+      test.scan(kind, odd, every_third, init, {});
+      std::vector<T> picked;
+      for (std::int64_t i = 0; i < n; ++i) picked.push_back(host[1 + 2 * i]);
+      REQUIRE(first_mismatch(to_host(every_third), test.expected(picked, kind, init)) == -1);
+      // Elements between the strided outputs are untouched.
+      const auto all_out = to_host(out_storage);
+      for (std::int64_t i = 0; i < 3 * n + 1; ++i)
+        if (i % 3 != 0 || i / 3 >= n) REQUIRE(all_out[i] == T(0));
+
+      // LayoutLeft output.
+      Kokkos::View<T*, Kokkos::LayoutLeft, memory_space> left("left", n);
+      test.scan(kind, odd, left, init, {});
+      REQUIRE(first_mismatch(to_host(left), test.expected(picked, kind, init)) == -1);
+    }
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("scan without a space argument uses the View's default instance", "[scan]", SpaceValue) {
+  using T = typename TestType::value;
+  const std::vector<T> host = exact_input<T, kprim::Sum>(10'000, 8);
+  const auto in = to_space(typename TestType::space{}, host, "in");
+  decltype(in) out("out", host.size());
+  std::vector<T> expected(host.size());
+
+  kprim::inclusive_scan(in, out);
+  Kokkos::fence();
+  std::inclusive_scan(host.begin(), host.end(), expected.begin());
+  REQUIRE(first_mismatch(to_host(out), expected) == -1);
+
+  kprim::exclusive_scan(in, out, T(5), kprim::Max{});
+  Kokkos::fence();
+  std::exclusive_scan(host.begin(), host.end(), expected.begin(), T(5), kprim::Max{});
+  REQUIRE(first_mismatch(to_host(out), expected) == -1);
+}
+
+TEMPLATE_LIST_TEST_CASE("scan into a wider output type accumulates in it", "[scan]", SpaceOnly) {
+  using Space = typename TestType::space;
+  const Space space;
+  const std::int64_t n = 50'000;
+  const std::vector<std::int32_t> host(n, std::numeric_limits<std::int32_t>::max());
+  const auto in = to_space(space, host, "in");
+  Kokkos::View<std::int64_t*, typename Space::memory_space> out("out", n);
+  kprim::inclusive_scan(space, in, out);
+  const auto result = to_host(out);
+  for (std::int64_t i = 0; i < n; ++i)
+    REQUIRE(result[i] == (i + 1) * std::int64_t(std::numeric_limits<std::int32_t>::max()));
+}
+
+TEMPLATE_LIST_TEST_CASE("scan of random floating-point data stays within the rounding bound", "[scan]",
+                        SpaceFloat) {
+  using Space = typename TestType::space;
+  using T = typename TestType::value;
+  const Space space;
+  const std::int64_t n = 1'000'003;
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::vector<T> host(n);
+  for (auto& v : host) v = T(uniform(rng));
+  for (const auto& tuning : tunings(space)) {
+    INFO(case_name<TestType>() << ", " << describe(tuning));
+    const auto in = to_space(space, host, "in");
+    decltype(in) out("out", n);
+    kprim::inclusive_scan(space, in, out, kprim::Sum{}, {.tuning = tuning});
+    const auto got = to_host(out);
+    // Non-negative data: prefix i, summed in any order, errs by at most i u prefix (Higham).
+    const long double u = std::numeric_limits<T>::epsilon() / 2;
+    long double exact = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      exact += host[i];
+      if (std::abs(got[i] - exact) > (i * u * 1.01L) * exact + u * exact) {
+        FAIL("prefix " << i << " = " << got[i] << ", exact " << double(exact));
+      }
+    }
+  }
+}

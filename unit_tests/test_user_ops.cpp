@@ -1,0 +1,145 @@
+// User-defined ops and value types: non-commutative ops must keep left-to-right order.
+
+#include "test_support.hpp"
+
+#include <catch2/catch_template_test_macros.hpp>
+
+using namespace kprim_test;
+
+namespace {
+
+/// 2x2 integer matrices modulo a prime: associative, not commutative.
+struct Mat2 {
+  std::int64_t a = 1, b = 0, c = 0, d = 1;
+  KOKKOS_FUNCTION friend bool operator==(const Mat2& x, const Mat2& y) {
+    return x.a == y.a && x.b == y.b && x.c == y.c && x.d == y.d;
+  }
+};
+
+struct MatMulMod {
+  static constexpr std::int64_t p = 1'000'003;
+  KOKKOS_FUNCTION Mat2 identity() const { return {}; }
+  KOKKOS_FUNCTION Mat2 operator()(const Mat2& x, const Mat2& y) const {
+    return {(x.a * y.a + x.b * y.c) % p, (x.a * y.b + x.b * y.d) % p, (x.c * y.a + x.d * y.c) % p,
+            (x.c * y.b + x.d * y.d) % p};
+  }
+};
+
+/// First and last valid entry of a range: associative, not commutative, on a plain struct.
+struct Ends {
+  int first = -1, last = -1;
+  KOKKOS_FUNCTION friend bool operator==(const Ends& x, const Ends& y) { return x.first == y.first && x.last == y.last; }
+};
+struct KeepEnds {
+  KOKKOS_FUNCTION Ends identity() const { return {}; }
+  KOKKOS_FUNCTION Ends operator()(const Ends& x, const Ends& y) const {
+    return {x.first >= 0 ? x.first : y.first, y.last >= 0 ? y.last : x.last};
+  }
+};
+
+/// A user op on a built-in type that declares itself commutative (takes the fast path).
+struct MaxAbs {
+  static constexpr bool is_commutative = true;
+  KOKKOS_FUNCTION double identity() const { return 0.0; }
+  KOKKOS_FUNCTION double operator()(double x, double y) const { return Kokkos::fmax(Kokkos::fabs(x), Kokkos::fabs(y)); }
+};
+
+std::vector<Mat2> random_matrices(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Mat2> m(n);
+  for (auto& x : m) x = {std::int64_t(rng() % 1000), std::int64_t(rng() % 1000), std::int64_t(rng() % 1000),
+                         std::int64_t(rng() % 1000)};
+  return m;
+}
+
+template <class T, class Op>
+std::vector<T> sequential_inclusive(const std::vector<T>& in, const Op& op) {
+  std::vector<T> out(in.size());
+  T acc = op.identity();
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = acc = op(acc, in[i]);
+  return out;
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("non-commutative user op on a user struct keeps the order", "[user-op]", SpaceOnly) {
+  using Space = typename TestType::space;
+  using memory_space = typename Space::memory_space;
+  const Space space;
+  const MatMulMod op;
+  for (const auto& tuning : tunings(space)) {
+    const auto [team, tile] = team_and_tile(space, tuning, true);
+    for (const std::int64_t n : sizes(team, tile)) {
+      if (n > 300'000) continue;  // matrices are 32 bytes each; keep the test quick
+      INFO(Space::name() << ", " << describe(tuning) << ", n = " << n);
+      const auto host = random_matrices(n, n);
+      const auto inclusive = sequential_inclusive(host, op);
+      const Mat2 total = n ? inclusive.back() : Mat2{};
+      const auto in = to_space(space, host, "in");
+
+      REQUIRE(kprim::reduce(space, in, op, {.tuning = tuning}) == total);
+
+      Kokkos::View<Mat2*, memory_space> out("out", n);
+      kprim::inclusive_scan(space, in, out, op, {.tuning = tuning});
+      REQUIRE(to_host(out) == inclusive);
+
+      const Mat2 init{2, 3, 5, 7};
+      Kokkos::View<Mat2, Kokkos::HostSpace> scan_total("scan_total");
+      kprim::exclusive_scan(space, in, in, init, scan_total, op, {.tuning = tuning});
+      space.fence();
+      std::vector<Mat2> exclusive(n);
+      Mat2 acc = init;
+      for (std::int64_t i = 0; i < n; ++i) {
+        exclusive[i] = acc;
+        acc = op(acc, host[i]);
+      }
+      REQUIRE(to_host(in) == exclusive);
+      REQUIRE(scan_total() == acc);
+    }
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("first/last op finds the ends of the valid entries", "[user-op]", SpaceOnly) {
+  using Space = typename TestType::space;
+  const Space space;
+  for (const std::int64_t n : {0, 1, 2, 1000, 123'457}) {
+    for (const std::int64_t first_valid : {std::int64_t(0), n / 3, n - 1}) {
+      if (first_valid < 0) continue;
+      INFO(Space::name() << ", n = " << n << ", first valid " << first_valid);
+      std::vector<Ends> host(n);
+      for (std::int64_t i = first_valid; i < n; i += 7) host[i] = {int(i), int(i)};
+      const auto in = to_space(space, host, "in");
+      const Ends expected = sequential_inclusive(host, KeepEnds{}).empty() ? Ends{}
+                                                                            : sequential_inclusive(host, KeepEnds{}).back();
+      REQUIRE(kprim::reduce(space, in, KeepEnds{}) == expected);
+      REQUIRE(expected.first == (n ? int(first_valid) : -1));
+    }
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("commutative user op on double", "[user-op]", SpaceOnly) {
+  using Space = typename TestType::space;
+  const Space space;
+  std::vector<double> host(100'001);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = (i % 2 ? -1.0 : 1.0) * double(i % 1000);
+  host[31337] = -5000.5;
+  const auto x = to_space(space, host, "x");
+  REQUIRE(kprim::reduce(space, x, MaxAbs{}) == 5000.5);
+  decltype(x) out("out", host.size());
+  kprim::inclusive_scan(space, x, out, MaxAbs{});
+  const auto got = to_host(out);
+  REQUIRE(got[31336] == 999.0);
+  REQUIRE(got.back() == 5000.5);
+}
+
+TEMPLATE_LIST_TEST_CASE("Min and Max of an empty range give the identity", "[reduce]", SpaceOnly) {
+  using Space = typename TestType::space;
+  const Space space;
+  const Kokkos::View<float*, typename Space::memory_space> empty_float("empty", 0);
+  const Kokkos::View<std::int32_t*, typename Space::memory_space> empty_int("empty", 0);
+  REQUIRE(kprim::reduce(space, empty_float, kprim::Min{}) == std::numeric_limits<float>::infinity());
+  REQUIRE(kprim::reduce(space, empty_float, kprim::Max{}) == -std::numeric_limits<float>::infinity());
+  REQUIRE(kprim::reduce(space, empty_int, kprim::Min{}) == std::numeric_limits<std::int32_t>::max());
+  REQUIRE(kprim::reduce(space, empty_int, kprim::Max{}) == std::numeric_limits<std::int32_t>::lowest());
+  REQUIRE(kprim::reduce(space, empty_int, kprim::Prod{}) == 1);
+}
