@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string>
@@ -86,11 +87,13 @@ template <class C> std::string case_name() {
 
 /// The largest team the space runs for our kernels (1 where teams are single threads).
 template <class Space>
+struct EmptyTeamKernel {  // at namespace scope: nvcc cannot launch local classes
+  KOKKOS_FUNCTION void operator()(const typename Kokkos::TeamPolicy<Space>::member_type&) const {}
+};
+
+template <class Space>
 int max_team_size(const Space& space) {
-  struct Probe {
-    KOKKOS_FUNCTION void operator()(const typename Kokkos::TeamPolicy<Space>::member_type&) const {}
-  };
-  return Kokkos::TeamPolicy<Space>(space, 1, 1).team_size_max(Probe{}, Kokkos::ParallelForTag{});
+  return Kokkos::TeamPolicy<Space>(space, 1, 1).team_size_max(EmptyTeamKernel<Space>{}, Kokkos::ParallelForTag{});
 }
 
 /// Tunings every body runs with: the defaults, plus small tiles that force several passes /
@@ -113,6 +116,16 @@ inline std::string describe(const kprim::Tuning& t) {
          ", max_teams " + std::to_string(t.max_teams);
 }
 
+/// Largest input a test body uses: 20 million, or KPRIM_TEST_MAX_N from the environment (the
+/// compute-sanitizer runs set it low, since they are 10-100x slower).
+inline std::int64_t max_test_size() {
+  static const std::int64_t limit = [] {
+    const char* value = std::getenv("KPRIM_TEST_MAX_N");
+    return value ? std::atoll(value) : std::int64_t(20'000'000);
+  }();
+  return limit;
+}
+
 /// Sizes of the issue: 0, 1, 2, 31..33, team ± 1, tile ± 1, tile² ± 1 (recursion), a large odd
 /// prime and three random sizes from a fixed seed. `team` and `tile` are those the tuning gives.
 inline std::vector<std::int64_t> sizes(std::int64_t team, std::int64_t tile) {
@@ -122,7 +135,7 @@ inline std::vector<std::int64_t> sizes(std::int64_t team, std::int64_t tile) {
   for (int i = 0; i < 3; ++i) list.push_back(std::int64_t(rng() % 300'000));
   std::sort(list.begin(), list.end());
   list.erase(std::unique(list.begin(), list.end()), list.end());
-  std::erase_if(list, [](std::int64_t n) { return n < 0 || n > 20'000'000; });
+  std::erase_if(list, [](std::int64_t n) { return n < 0 || n > max_test_size(); });
   return list;
 }
 
