@@ -22,6 +22,12 @@ if [ ! -f "$root/.kprim-ready" ]; then
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
   fi
   echo "sid-root: creating $root (Debian sid, $packages)"
+  # Never delete through a mount left by an interrupted run (it could be the repository itself).
+  if grep -q " $root/" /proc/mounts; then
+    echo "sid-root: something is still mounted below $root; unmount it first:" >&2
+    grep " $root/" /proc/mounts >&2
+    exit 1
+  fi
   as_root rm -rf "$root"
   as_root debootstrap --variant=minbase --include="$packages" sid "$root" "$mirror" >"$repo/.sid-root.log" 2>&1 ||
     { tail -n 30 "$repo/.sid-root.log"; exit 1; }
