@@ -9,6 +9,8 @@
 /// combine elements out of order (faster on some spaces). Without it kprim keeps the
 /// left-to-right order of the input, so associative but non-commutative ops are exact.
 
+#include <kprim/impl/toolchain_check.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <concepts>
