@@ -18,6 +18,28 @@ enum class ScanAlgorithm {
   three_phase,   ///< tiles scanned in scratch (Blelloch up/down sweep), tile totals scanned recursively, offsets added
 };
 
+/// The name of a reduce algorithm, as used in options and benchmark output ("tree", ...).
+constexpr const char* to_string(ReduceAlgorithm algorithm) {
+  switch (algorithm) {
+    case ReduceAlgorithm::automatic: return "automatic";
+    case ReduceAlgorithm::tree: return "tree";
+  }
+  return "unknown";
+}
+
+/// The name of a scan algorithm ("three_phase", ...).
+constexpr const char* to_string(ScanAlgorithm algorithm) {
+  switch (algorithm) {
+    case ScanAlgorithm::automatic: return "automatic";
+    case ScanAlgorithm::three_phase: return "three_phase";
+  }
+  return "unknown";
+}
+
+/// Every selectable (non-automatic) algorithm, for benchmarks and tests that walk them all.
+inline constexpr ReduceAlgorithm all_reduce_algorithms[] = {ReduceAlgorithm::tree};
+inline constexpr ScanAlgorithm all_scan_algorithms[] = {ScanAlgorithm::three_phase};
+
 /// Tuning knobs shared by all primitives. Zero means "choose for the execution space".
 /// Results do not depend on them, except for rounding of floating-point ops.
 struct Tuning {

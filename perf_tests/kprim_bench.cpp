@@ -1,0 +1,545 @@
+// kprim-bench: kprim against its peers in one run, on the default Kokkos execution space.
+//
+// Every primitive (reduce, dot, inclusive_scan, exclusive_scan) x implementation (kprim per
+// algorithm, Kokkos' parallel_reduce/parallel_scan, CUB on CUDA, std:: on host spaces, and a
+// copy kernel as the bandwidth reference) x value type (int32, int64, float, double) x n.
+// Each benchmark: one warm-up call, then >= 20 fenced calls timed one by one; the median is
+// reported. Inputs live in the space's memory and are allocated outside the timing; kprim's and
+// Kokkos' own temporaries are inside it (CUB's temporary storage is allocated once, outside,
+// as CUB is normally used, which favours CUB). Each result is checked once against a closed
+// form; a wrong answer aborts the run.
+//
+// Usage: kprim-bench [--kokkos-...] [--quick] [--reps=N] [--max-log2=K] [--summary=FILE]
+//                    [--benchmark_filter=...] [--benchmark_out=...] ...
+//   --quick       float and int32, n = 2^10, 2^16, 2^20, 5 timed calls: a one-minute smoke run
+//   --summary     summary CSV (default kprim-bench-summary.csv), header:
+//                 device,date,commit,primitive,impl,algorithm,type,n,time_us,gbps,pct_copy
+
+#include <kprim/kprim.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <benchmark/benchmark.h>
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KPRIM_BENCH_WITH_CUB)
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#define KPRIM_BENCH_CUB 1
+#endif
+#if __has_include(<execution>)
+#include <execution>
+#define KPRIM_BENCH_STD_EXECUTION 1
+#endif
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#ifndef KPRIM_GIT_COMMIT
+#define KPRIM_GIT_COMMIT "unknown"
+#endif
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using MemorySpace = Space::memory_space;
+using Index = Kokkos::IndexType<std::int64_t>;
+constexpr bool host_space = kprim::impl::is_host_space_v<Space>;
+
+struct Settings {
+  bool quick = false;
+  int repetitions = 20;
+  int max_log2 = 30;
+  std::string summary = "kprim-bench-summary.csv";
+} settings;
+
+struct Measurement {
+  std::string primitive, impl, algorithm, type;
+  std::int64_t n;
+  double time_us, gbps, pct_copy;
+};
+std::vector<Measurement> measurements;
+std::map<std::pair<std::string, std::int64_t>, double> copy_gbps;  // (type, n) -> GB/s of the copy
+
+template <class T> std::string type_name() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+  else if constexpr (std::is_same_v<T, float>) return "float";
+  else return "double";
+}
+
+[[noreturn]] void wrong(const std::string& what) {
+  std::fprintf(stderr, "\nkprim-bench: WRONG RESULT: %s\n", what.c_str());
+  std::exit(2);
+}
+
+// ---- inputs -------------------------------------------------------------------------------
+
+// x(i) = i % 3 - 1 and y(i) = i % 5 - 2: every sum, dot and prefix is a small integer, exact in
+// every type and order, with closed forms to check against. (Named functors, not lambdas: nvcc
+// allows no extended lambdas in constructors.)
+template <class T>
+struct FillInputs {
+  Kokkos::View<T*, MemorySpace> x, y;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    x(i) = T(i % 3) - T(1);
+    y(i) = T(i % 5) - T(2);
+  }
+};
+
+// Prefix sums of x are -1, -1, 0, -1, -1, 0, ... (inclusive) and 0, -1, -1, 0, ... (exclusive).
+template <class T>
+struct CountWrongPrefixes {
+  Kokkos::View<T*, MemorySpace> out;
+  bool exclusive;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const {
+    const T expected = exclusive ? (i % 3 == 0 ? T(0) : T(-1)) : (i % 3 == 2 ? T(0) : T(-1));
+    count += out(i) != expected;
+  }
+};
+
+template <class T>
+struct Inputs {
+  std::int64_t n;
+  Kokkos::View<T*, MemorySpace> x, y, out;
+  T sum{}, dot{};
+  explicit Inputs(std::int64_t size)
+      : n(size),
+        x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"), size),
+        y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "y"), size),
+        out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "out"), size) {
+    Kokkos::parallel_for("kprim-bench::fill", Kokkos::RangePolicy<Space, Index>(0, size), FillInputs<T>{x, y});
+    Kokkos::fence();
+    sum = size % 3 ? T(-1) : T(0);
+    T cycle{};
+    for (std::int64_t i = 0; i < 15; ++i) cycle += (T(i % 3) - T(1)) * (T(i % 5) - T(2));
+    dot = cycle * T(size / 15);
+    for (std::int64_t i = size - size % 15; i < size; ++i) dot += (T(i % 3) - T(1)) * (T(i % 5) - T(2));
+  }
+
+  void check_scan(bool exclusive, const std::string& what) const {
+    std::int64_t errors = 0;
+    Kokkos::parallel_reduce("kprim-bench::check", Kokkos::RangePolicy<Space, Index>(0, n),
+                            CountWrongPrefixes<T>{out, exclusive}, errors);
+    if (errors) wrong(what + ": " + std::to_string(errors) + " wrong outputs");
+  }
+};
+
+std::function<void()> release_inputs;  // frees the inputs of the (type, n) that ran last
+
+template <class T>
+Inputs<T>& inputs(std::int64_t n) {
+  static std::unique_ptr<Inputs<T>> current;
+  if (!current || current->n != n) {
+    if (release_inputs) release_inputs();
+    current = std::make_unique<Inputs<T>>(n);
+    release_inputs = [] { current.reset(); };
+  }
+  return *current;
+}
+
+// ---- timing -------------------------------------------------------------------------------
+
+/// Median seconds of fenced calls, one per benchmark iteration, after one warm-up call.
+template <class Call>
+double time_calls(benchmark::State& state, Call&& call) {
+  call();
+  Space().fence();
+  std::vector<double> seconds;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    Space().fence();
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(elapsed);
+    seconds.push_back(elapsed);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
+template <class T>
+double measure_copy(std::int64_t n, int repetitions) {
+  Inputs<T>& in = inputs<T>(n);
+  std::vector<double> seconds;
+  for (int i = 0; i < repetitions + 1; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    Kokkos::deep_copy(Space(), in.out, in.x);
+    Space().fence();
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(seconds.begin() + 1, seconds.end());
+  return 2.0 * n * sizeof(T) / seconds[1 + repetitions / 2] / 1e9;
+}
+
+template <class T>
+void record(benchmark::State& state, const char* primitive, const char* impl, const std::string& algorithm,
+            std::int64_t n, double seconds, double bytes) {
+  const double gbps = bytes / seconds / 1e9;
+  const auto key = std::make_pair(type_name<T>(), n);
+  if (std::string(impl) == "copy") copy_gbps[key] = gbps;
+  if (!copy_gbps.count(key)) copy_gbps[key] = measure_copy<T>(n, 5);  // copy filtered out: measure it here
+  const double pct_copy = 100.0 * gbps / copy_gbps[key];
+  state.counters["GB/s"] = gbps;
+  state.counters["%copy"] = pct_copy;
+  state.counters["median_us"] = seconds * 1e6;
+  measurements.push_back({primitive, impl, algorithm, type_name<T>(), n, seconds * 1e6, gbps, pct_copy});
+}
+
+// ---- peers --------------------------------------------------------------------------------
+
+template <class T>
+struct KokkosSum {
+  Kokkos::View<T*, MemorySpace> x;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, T& acc) const { acc += x(i); }
+};
+template <class T>
+struct KokkosDot {
+  Kokkos::View<T*, MemorySpace> x, y;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, T& acc) const { acc += x(i) * y(i); }
+};
+template <class T>
+struct KokkosScan {
+  Kokkos::View<T*, MemorySpace> x, out;
+  bool exclusive;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, T& partial, bool final) const {
+    if (final && exclusive) out(i) = partial;
+    partial += x(i);
+    if (final && !exclusive) out(i) = partial;
+  }
+};
+
+#ifdef KPRIM_BENCH_CUB
+template <class T>
+struct CubProduct {
+  const T* x;
+  const T* y;
+  __host__ __device__ T operator()(std::int64_t i) const { return x[i] * y[i]; }
+};
+
+/// CUB's temporary storage, sized once outside the timing.
+struct CubStorage {
+  Kokkos::View<char*, MemorySpace> bytes;
+  void reserve(std::size_t size) {
+    if (bytes.extent(0) < size) bytes = Kokkos::View<char*, MemorySpace>("cub temp", size);
+  }
+};
+#endif
+
+// ---- benchmarks ---------------------------------------------------------------------------
+
+template <class T>
+void register_size(std::int64_t n) {
+  const std::string suffix = "/" + type_name<T>() + "/" + std::to_string(n);
+  const double bytes = double(n) * sizeof(T);
+  auto add = [&](const std::string& name, auto body) {
+    benchmark::RegisterBenchmark((name + suffix).c_str(), body)
+        ->UseManualTime()
+        ->Iterations(settings.repetitions)
+        ->Unit(benchmark::kMicrosecond);
+  };
+
+  add("copy/copy/deep_copy", [n, bytes](benchmark::State& state) {
+    Inputs<T>& in = inputs<T>(n);
+    const double s = time_calls(state, [&] { Kokkos::deep_copy(Space(), in.out, in.x); });
+    record<T>(state, "copy", "copy", "deep_copy", n, s, 2 * bytes);
+  });
+
+  // reduce
+  for (const kprim::ReduceAlgorithm algorithm : kprim::all_reduce_algorithms) {
+    add(std::string("reduce/kprim/") + kprim::to_string(algorithm), [n, bytes, algorithm](benchmark::State& state) {
+      Inputs<T>& in = inputs<T>(n);
+      T value{};
+      const double s = time_calls(state, [&] { value = kprim::reduce(Space(), in.x, kprim::Sum{}, {.algorithm = algorithm}); });
+      if (value != in.sum) wrong("kprim::reduce" + std::string(kprim::to_string(algorithm)));
+      record<T>(state, "reduce", "kprim", kprim::to_string(algorithm), n, s, bytes);
+    });
+  }
+  add("reduce/kokkos/parallel_reduce", [n, bytes](benchmark::State& state) {
+    Inputs<T>& in = inputs<T>(n);
+    T value{};
+    const double s = time_calls(state, [&] {
+      Kokkos::parallel_reduce("kokkos_reduce", Kokkos::RangePolicy<Space, Index>(0, n), KokkosSum<T>{in.x}, value);
+    });
+    if (value != in.sum) wrong("Kokkos::parallel_reduce");
+    record<T>(state, "reduce", "kokkos", "parallel_reduce", n, s, bytes);
+  });
+
+  // dot
+  for (const kprim::ReduceAlgorithm algorithm : kprim::all_reduce_algorithms) {
+    add(std::string("dot/kprim/") + kprim::to_string(algorithm), [n, bytes, algorithm](benchmark::State& state) {
+      Inputs<T>& in = inputs<T>(n);
+      T value{};
+      const double s = time_calls(state, [&] { value = kprim::dot(Space(), in.x, in.y, {.algorithm = algorithm}); });
+      if (value != in.dot) wrong("kprim::dot");
+      record<T>(state, "dot", "kprim", kprim::to_string(algorithm), n, s, 2 * bytes);
+    });
+  }
+  add("dot/kokkos/parallel_reduce", [n, bytes](benchmark::State& state) {
+    Inputs<T>& in = inputs<T>(n);
+    T value{};
+    const double s = time_calls(state, [&] {
+      Kokkos::parallel_reduce("kokkos_dot", Kokkos::RangePolicy<Space, Index>(0, n), KokkosDot<T>{in.x, in.y}, value);
+    });
+    if (value != in.dot) wrong("Kokkos dot");
+    record<T>(state, "dot", "kokkos", "parallel_reduce", n, s, 2 * bytes);
+  });
+
+  // scans
+  for (const bool exclusive : {false, true}) {
+    const char* primitive = exclusive ? "exclusive_scan" : "inclusive_scan";
+    for (const kprim::ScanAlgorithm algorithm : kprim::all_scan_algorithms) {
+      add(std::string(primitive) + "/kprim/" + kprim::to_string(algorithm),
+          [n, bytes, algorithm, exclusive, primitive](benchmark::State& state) {
+            Inputs<T>& in = inputs<T>(n);
+            const kprim::ScanOptions options{.algorithm = algorithm};
+            const double s = time_calls(state, [&] {
+              if (exclusive) kprim::exclusive_scan(Space(), in.x, in.out, T(0), kprim::Sum{}, options);
+              else kprim::inclusive_scan(Space(), in.x, in.out, kprim::Sum{}, options);
+            });
+            in.check_scan(exclusive, std::string("kprim::") + primitive);
+            record<T>(state, primitive, "kprim", kprim::to_string(algorithm), n, s, 2 * bytes);
+          });
+    }
+    add(std::string(primitive) + "/kokkos/parallel_scan", [n, bytes, exclusive, primitive](benchmark::State& state) {
+      Inputs<T>& in = inputs<T>(n);
+      const double s = time_calls(state, [&] {
+        Kokkos::parallel_scan("kokkos_scan", Kokkos::RangePolicy<Space, Index>(0, n), KokkosScan<T>{in.x, in.out, exclusive});
+      });
+      in.check_scan(exclusive, std::string("Kokkos::parallel_scan ") + primitive);
+      record<T>(state, primitive, "kokkos", "parallel_scan", n, s, 2 * bytes);
+    });
+  }
+
+#ifdef KPRIM_BENCH_CUB
+  add("reduce/cub/DeviceReduce", [n, bytes](benchmark::State& state) {
+    Inputs<T>& in = inputs<T>(n);
+    Kokkos::View<T, MemorySpace> result("result");
+    CubStorage storage;
+    std::size_t size = 0;
+    cub::DeviceReduce::Sum(nullptr, size, in.x.data(), result.data(), n);
+    storage.reserve(size);
+    T value{};
+    const double s = time_calls(state, [&] {
+      cub::DeviceReduce::Sum(storage.bytes.data(), size, in.x.data(), result.data(), n, Space().cuda_stream());
+      Kokkos::deep_copy(Space(), value, result);
+    });
+    if (value != in.sum) wrong("cub::DeviceReduce::Sum");
+    record<T>(state, "reduce", "cub", "DeviceReduce", n, s, bytes);
+  });
+  add("dot/cub/DeviceReduce", [n, bytes](benchmark::State& state) {
+    Inputs<T>& in = inputs<T>(n);
+    Kokkos::View<T, MemorySpace> result("result");
+    CubStorage storage;
+    std::size_t size = 0;
+    const thrust::counting_iterator<std::int64_t> index(0);
+    const CubProduct<T> product{in.x.data(), in.y.data()};
+    cub::DeviceReduce::TransformReduce(nullptr, size, index, result.data(), n, cuda::std::plus<T>{}, product, T(0));
+    storage.reserve(size);
+    T value{};
+    const double s = time_calls(state, [&] {
+      cub::DeviceReduce::TransformReduce(storage.bytes.data(), size, index, result.data(), n, cuda::std::plus<T>{},
+                                         product, T(0), Space().cuda_stream());
+      Kokkos::deep_copy(Space(), value, result);
+    });
+    if (value != in.dot) wrong("cub::DeviceReduce::TransformReduce");
+    record<T>(state, "dot", "cub", "DeviceReduce", n, s, 2 * bytes);
+  });
+  for (const bool exclusive : {false, true}) {
+    const char* primitive = exclusive ? "exclusive_scan" : "inclusive_scan";
+    add(std::string(primitive) + "/cub/DeviceScan", [n, bytes, exclusive, primitive](benchmark::State& state) {
+      Inputs<T>& in = inputs<T>(n);
+      CubStorage storage;
+      std::size_t size = 0;
+      if (exclusive) cub::DeviceScan::ExclusiveSum(nullptr, size, in.x.data(), in.out.data(), n);
+      else cub::DeviceScan::InclusiveSum(nullptr, size, in.x.data(), in.out.data(), n);
+      storage.reserve(size);
+      const double s = time_calls(state, [&] {
+        if (exclusive)
+          cub::DeviceScan::ExclusiveSum(storage.bytes.data(), size, in.x.data(), in.out.data(), n, Space().cuda_stream());
+        else
+          cub::DeviceScan::InclusiveSum(storage.bytes.data(), size, in.x.data(), in.out.data(), n, Space().cuda_stream());
+      });
+      in.check_scan(exclusive, std::string("cub::DeviceScan ") + primitive);
+      record<T>(state, primitive, "cub", "DeviceScan", n, s, 2 * bytes);
+    });
+  }
+#endif
+
+#ifdef KPRIM_BENCH_STD_EXECUTION
+  if constexpr (host_space) {
+    add("reduce/std/par_unseq", [n, bytes](benchmark::State& state) {
+      Inputs<T>& in = inputs<T>(n);
+      T value{};
+      const double s = time_calls(state, [&] { value = std::reduce(std::execution::par_unseq, in.x.data(), in.x.data() + n); });
+      if (value != in.sum) wrong("std::reduce");
+      record<T>(state, "reduce", "std", "par_unseq", n, s, bytes);
+    });
+    add("dot/std/par_unseq", [n, bytes](benchmark::State& state) {
+      Inputs<T>& in = inputs<T>(n);
+      T value{};
+      const double s = time_calls(state, [&] {
+        value = std::transform_reduce(std::execution::par_unseq, in.x.data(), in.x.data() + n, in.y.data(), T(0));
+      });
+      if (value != in.dot) wrong("std::transform_reduce");
+      record<T>(state, "dot", "std", "par_unseq", n, s, 2 * bytes);
+    });
+    for (const bool exclusive : {false, true}) {
+      const char* primitive = exclusive ? "exclusive_scan" : "inclusive_scan";
+      add(std::string(primitive) + "/std/par_unseq", [n, bytes, exclusive, primitive](benchmark::State& state) {
+        Inputs<T>& in = inputs<T>(n);
+        const double s = time_calls(state, [&] {
+          if (exclusive) std::exclusive_scan(std::execution::par_unseq, in.x.data(), in.x.data() + n, in.out.data(), T(0));
+          else std::inclusive_scan(std::execution::par_unseq, in.x.data(), in.x.data() + n, in.out.data());
+        });
+        in.check_scan(exclusive, std::string("std::") + primitive);
+        record<T>(state, primitive, "std", "par_unseq", n, s, 2 * bytes);
+      });
+    }
+  }
+#endif
+}
+
+// ---- sizes, device, report ----------------------------------------------------------------
+
+std::size_t memory_bytes() {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (!host_space) {
+    std::size_t free = 0, total = 0;
+    cudaMemGetInfo(&free, &total);
+    return free;
+  }
+#endif
+  return std::size_t(sysconf(_SC_PHYS_PAGES)) * std::size_t(sysconf(_SC_PAGE_SIZE));
+}
+
+std::string device_name() {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (!host_space) {
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, Space().cuda_device());
+    return prop.name;
+  }
+#endif
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("model name", 0) == 0) {
+      std::string name = line.substr(line.find(':') + 2);
+      return name + " x" + std::to_string(Space().concurrency()) + " threads";
+    }
+  return Space::name();
+}
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char text[16];
+  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+  return text;
+}
+
+std::string csv_field(std::string text) {
+  std::replace(text.begin(), text.end(), ',', ';');
+  return text;
+}
+
+void write_summary(const std::string& device) {
+  std::ofstream csv(settings.summary);
+  csv << "device,date,commit,primitive,impl,algorithm,type,n,time_us,gbps,pct_copy\n";
+  for (const Measurement& m : measurements)
+    csv << csv_field(device) << ',' << today() << ',' << KPRIM_GIT_COMMIT << ',' << m.primitive << ',' << m.impl << ','
+        << m.algorithm << ',' << m.type << ',' << m.n << ',' << m.time_us << ',' << m.gbps << ',' << m.pct_copy << '\n';
+  std::printf("summary CSV: %s (%zu rows)\n", settings.summary.c_str(), measurements.size());
+}
+
+/// For each primitive/type/n: GB/s per implementation and kprim's best over the best peer.
+void print_table() {
+  struct Row {
+    std::map<std::string, double> gbps;  // impl[/algorithm] -> GB/s
+  };
+  std::map<std::tuple<std::string, std::string, std::int64_t>, Row> rows;
+  std::vector<std::string> columns;
+  for (const Measurement& m : measurements) {
+    if (m.impl == "copy") continue;
+    const std::string column = m.impl == "kprim" ? "kprim/" + m.algorithm : m.impl;
+    if (std::find(columns.begin(), columns.end(), column) == columns.end()) columns.push_back(column);
+    rows[{m.primitive, m.type, m.n}].gbps[column] = m.gbps;
+  }
+  std::printf("\nGB/s of ideal traffic (reduce n reads, dot 2n, scans 2n); ratio = best kprim / best peer\n");
+  std::printf("%-15s %-7s %11s", "primitive", "type", "n");
+  for (const auto& c : columns) std::printf(" %18s", c.c_str());
+  std::printf(" %10s %7s\n", "copy", "ratio");
+  for (const auto& [key, row] : rows) {
+    const auto& [primitive, type, n] = key;
+    std::printf("%-15s %-7s %11lld", primitive.c_str(), type.c_str(), (long long)n);
+    double best_kprim = 0, best_peer = 0;
+    for (const auto& c : columns) {
+      const auto it = row.gbps.find(c);
+      if (it == row.gbps.end()) {
+        std::printf(" %18s", "-");
+        continue;
+      }
+      std::printf(" %18.1f", it->second);
+      (c.rfind("kprim/", 0) == 0 ? best_kprim : best_peer) = std::max(c.rfind("kprim/", 0) == 0 ? best_kprim : best_peer, it->second);
+    }
+    const auto copy = copy_gbps.find({type, n});
+    std::printf(" %10.1f %7.2f\n", copy == copy_gbps.end() ? 0.0 : copy->second, best_peer > 0 ? best_kprim / best_peer : 0.0);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard kokkos(argc, argv);  // takes --kokkos-* flags out of argv
+  std::vector<char*> rest{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quick") settings.quick = true;
+    else if (arg.rfind("--reps=", 0) == 0) settings.repetitions = std::max(1, std::atoi(arg.c_str() + 7));
+    else if (arg.rfind("--max-log2=", 0) == 0) settings.max_log2 = std::atoi(arg.c_str() + 11);
+    else if (arg.rfind("--summary=", 0) == 0) settings.summary = arg.substr(10);
+    else rest.push_back(argv[i]);
+  }
+  if (settings.quick) settings.repetitions = std::min(settings.repetitions, 5);
+  int rest_count = int(rest.size());
+  benchmark::Initialize(&rest_count, rest.data());
+  if (benchmark::ReportUnrecognizedArguments(rest_count, rest.data())) return 1;
+
+  const std::string device = device_name();
+  std::vector<std::int64_t> sizes;
+  if (settings.quick) {
+    sizes = {1 << 10, 1 << 16, 1 << 20};
+  } else {
+    for (int log2 = 10; log2 <= settings.max_log2; ++log2) sizes.push_back(std::int64_t(1) << log2);
+    sizes.insert(sizes.end(), {1'000'003, 100'000'007});
+  }
+  std::sort(sizes.begin(), sizes.end());
+  // Three arrays of n values must fit in half of the memory (scans also need a few % more).
+  auto fits = [](std::int64_t n, std::size_t size) { return 3.0 * n * size <= 0.5 * memory_bytes(); };
+  for (const std::int64_t n : sizes) {
+    if (fits(n, 4)) register_size<float>(n);
+    if (fits(n, 4)) register_size<std::int32_t>(n);
+    if (!settings.quick && fits(n, 8)) register_size<double>(n);
+    if (!settings.quick && fits(n, 8)) register_size<std::int64_t>(n);
+  }
+  std::printf("kprim-bench: kprim %s (commit %s), Kokkos %d, space %s, device %s\n", kprim::version_string(),
+              KPRIM_GIT_COMMIT, KOKKOS_VERSION, Space::name(), device.c_str());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  if (release_inputs) release_inputs();
+  print_table();
+  write_summary(device);
+  return 0;
+}
