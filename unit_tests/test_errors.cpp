@@ -123,7 +123,7 @@ TEMPLATE_LIST_TEST_CASE("memory the space cannot access is reported", "[errors]"
     SUCCEED("HostSpace is accessible from " << Space::name());
   } else {
     REQUIRE_THROWS_WITH(kprim::reduce(space, host_data),
-                        Equals(std::string("kprim::reduce: input View's memory space HostSpace is not accessible "
-                                           "from execution space ") + Space::name()));
+                        Equals(std::string("kprim::reduce: input View's memory space ") + Kokkos::HostSpace::name() +
+                               " is not accessible from execution space " + Space::name()));
   }
 }
