@@ -47,9 +47,7 @@
 #include <string>
 #include <vector>
 
-#ifndef KPRIM_GIT_COMMIT
-#define KPRIM_GIT_COMMIT "unknown"
-#endif
+#include <kprim_git_commit.hpp>  // generated at build time: KPRIM_GIT_COMMIT
 
 namespace {
 
