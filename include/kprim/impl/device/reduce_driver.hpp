@@ -2,6 +2,7 @@
 // Device layer of reduce: passes of ReduceTiles until one value is left.
 
 #include <kprim/impl/device/launch_shape.hpp>
+#include <kprim/impl/device/temporary_storage.hpp>
 #include <kprim/impl/team/reduce_tiles.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -14,7 +15,8 @@ namespace kprim::impl {
 /// Reduces source(0) ... source(n-1) with `op` into the rank-0 View `result` (any memory space;
 /// written directly when `space` can access it, else copied there asynchronously on `space`).
 /// Pass 1 leaves one partial per team; each further pass reduces those partials the same way,
-/// so any n is handled with teams_for() partials at a time. Temporaries: one allocation.
+/// so any n is handled with teams_for() partials at a time. Temporaries: one buffer, kept per
+/// instance between calls (TemporaryStorage).
 template <class Space, class Source, class Op, class Result>
 void reduce_into(const char* function, const Space& space, std::int64_t n, const Source& source, const Op& op,
                  const Result& result, const Tuning& tuning) {
@@ -35,13 +37,11 @@ void reduce_into(const char* function, const Space& space, std::int64_t n, const
   constexpr bool direct = Kokkos::SpaceAccessibility<Space, typename Result::memory_space>::accessible;
   std::int64_t temp_size = direct ? 0 : 1;
   for (std::size_t pass = 1; pass < counts.size(); ++pass) temp_size += counts[pass];
-  Kokkos::View<T*, memory_space> temp;
-  if (temp_size > 0)
-    temp = Kokkos::View<T*, memory_space>(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kprim::reduce::partials"),
-                                          temp_size);
-  T* const final_value = direct ? result.data() : temp.data() + (temp_size - 1);
+  const auto temporaries = TemporaryStorage<Space>::lease(space, temp_size * sizeof(T));
+  T* const temp = temporaries.template as<T>();
+  T* const final_value = direct ? result.data() : temp + (temp_size - 1);
 
-  T* out = counts.size() == 1 ? final_value : temp.data();
+  T* out = counts.size() == 1 ? final_value : temp;
   auto launch = [&](auto kernel, std::int64_t count) {
     kernel.partials = out;
     const int teams = teams_for(count, shape);

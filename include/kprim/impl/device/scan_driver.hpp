@@ -1,8 +1,9 @@
 #pragma once
 // Device layer of scan: the three-phase scan of any length (tiles, recursive scan of the tile
-// totals, tile offsets added), with all temporaries in one allocation.
+// totals, tile offsets added), with all temporaries in one buffer.
 
 #include <kprim/impl/device/launch_shape.hpp>
+#include <kprim/impl/device/temporary_storage.hpp>
 #include <kprim/impl/team/scan_tiles.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -97,14 +98,12 @@ void scan_into(const char* function, const Space& space, const In& in, const Out
     total_direct = Kokkos::SpaceAccessibility<Space, typename Total::memory_space>::accessible;
   const std::int64_t levels_size = scan.temp_size(n);
   const std::int64_t temp_size = levels_size + (total_direct ? 0 : 1);
-  Kokkos::View<T*, memory_space> temp;
-  if (temp_size > 0)
-    temp = Kokkos::View<T*, memory_space>(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kprim::scan::totals"),
-                                          temp_size);
+  const auto temporaries = TemporaryStorage<Space>::lease(space, temp_size * sizeof(T));
+  T* const temp = temporaries.template as<T>();
   T* total_ptr = nullptr;
-  if constexpr (wants_total) total_ptr = total_direct ? total.data() : temp.data() + levels_size;
+  if constexpr (wants_total) total_ptr = total_direct ? total.data() : temp + levels_size;
 
-  scan.run(in, out, n, exclusive, seed, temp.data(), total_ptr);
+  scan.run(in, out, n, exclusive, seed, temp, total_ptr);
 
   if constexpr (wants_total) {
     if constexpr (!Kokkos::SpaceAccessibility<Space, typename Total::memory_space>::accessible)
