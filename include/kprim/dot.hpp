@@ -3,7 +3,7 @@
 /// kprim::dot — sum of x(i) * y(i).
 
 #include <kprim/impl/concepts.hpp>
-#include <kprim/impl/device/reduce_driver.hpp>
+#include <kprim/impl/device/dispatch.hpp>
 #include <kprim/impl/validate.hpp>
 #include <kprim/ops.hpp>
 #include <kprim/options.hpp>
@@ -46,8 +46,8 @@ void dot(const Space& space, const X& x, const Y& y, const Result& result, const
   if (x.extent(0) != y.extent(0))
     impl::throw_invalid_argument(function, "extent of y " + std::to_string(y.extent(0)) + " != extent of x " +
                                                std::to_string(x.extent(0)));
-  impl::reduce_into(function, space, std::int64_t(x.extent(0)), impl::Products<T, X, Y>{x, y}, Sum{}, result,
-                    options.tuning);
+  impl::run_reduce(function, space, std::int64_t(x.extent(0)), impl::Products<T, X, Y>{x, y}, Sum{}, result,
+                   options);
 }
 
 /// Returns sum_i x(i) * y(i) on the host (blocks until it is there).

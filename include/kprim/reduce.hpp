@@ -3,7 +3,7 @@
 /// kprim::reduce — combine all elements of a rank-1 View with an associative op.
 
 #include <kprim/impl/concepts.hpp>
-#include <kprim/impl/device/reduce_driver.hpp>
+#include <kprim/impl/device/dispatch.hpp>
 #include <kprim/impl/validate.hpp>
 #include <kprim/ops.hpp>
 #include <kprim/options.hpp>
@@ -30,7 +30,7 @@ void reduce(const Space& space, const View& x, const Result& result, const Op& o
   impl::check_initialized(function);
   impl::check_view<Space>(function, "input", x);
   impl::check_allocated(function, "result", result);
-  impl::reduce_into(function, space, std::int64_t(x.extent(0)), x, op, result, options.tuning);
+  impl::run_reduce(function, space, std::int64_t(x.extent(0)), x, op, result, options);
 }
 
 /// Reduces `x` with `op` and returns the value on the host (blocks until it is there).

@@ -3,7 +3,7 @@
 /// kprim::inclusive_scan and kprim::exclusive_scan — prefix combinations of a rank-1 View.
 
 #include <kprim/impl/concepts.hpp>
-#include <kprim/impl/device/scan_driver.hpp>
+#include <kprim/impl/device/dispatch.hpp>
 #include <kprim/impl/validate.hpp>
 #include <kprim/ops.hpp>
 #include <kprim/options.hpp>
@@ -36,7 +36,7 @@ void checked_scan(const char* function, const Space& space, const In& in, const 
                   "kprim scans: the total must be a non-const rank-0 View of the output's value type");
     check_allocated(function, "total", total);
   }
-  scan_into(function, space, in, out, exclusive, seed, op, options.tuning, total);
+  run_scan(function, space, in, out, exclusive, seed, op, options, total);
 }
 }  // namespace impl
 

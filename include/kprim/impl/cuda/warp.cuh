@@ -1,0 +1,104 @@
+#pragma once
+// Warp layer, hand-written CUDA: reduce and scan across the lanes of one warp with register
+// shuffles, unrolled at compile time. No shared memory, no block barrier, and no `volatile`
+// warp-synchronous tricks (unsafe since Volta's independent thread scheduling): every exchange
+// is a __shfl_*_sync over an explicit lane mask.
+//
+// Operand order is kept (a lane's own value is always the right operand of what comes from
+// lower lanes), so these are also right for associative ops that are not commutative.
+
+#if defined(KOKKOS_ENABLE_CUDA) || defined(__CUDACC__)
+
+#include <cstdint>
+#include <type_traits>
+
+namespace kprim::impl::cuda {
+
+inline constexpr int warp_size = 32;
+inline constexpr unsigned full_warp_mask = 0xffffffffu;
+
+/// Types one __shfl_*_sync moves natively (4 and 8 bytes).
+template <class T>
+inline constexpr bool shuffles_natively_v =
+    std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+
+/// Lane of the calling thread within its warp (threads are numbered x fastest, then y, z).
+__device__ inline int lane_id() {
+  const unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  return int(linear % warp_size);
+}
+
+namespace detail {
+template <int Width, int Offset, class T, class Op>
+__device__ __forceinline__ T reduce_down(T value, const Op& op) {
+  if constexpr (Offset < Width) {
+    // Lanes near the top of a group get their own value back and combine garbage; the first
+    // lane's chain only ever reads lanes that combined valid partners, so no guard is needed.
+    value = op(value, __shfl_down_sync(full_warp_mask, value, Offset, Width));
+    return reduce_down<Width, 2 * Offset>(value, op);
+  } else {
+    return value;
+  }
+}
+
+template <int Width, int Offset, class T, class Op>
+__device__ __forceinline__ T scan_up(T value, const Op& op, int lane_in_group) {
+  if constexpr (Offset < Width) {
+    const T lower = __shfl_up_sync(full_warp_mask, value, Offset, Width);
+    if (lane_in_group >= Offset) value = op(lower, value);
+    return scan_up<Width, 2 * Offset>(value, op, lane_in_group);
+  } else {
+    return value;
+  }
+}
+}  // namespace detail
+
+/// op over the `Width` lanes of each aligned group (Width a power of two <= 32), in lane order.
+/// The group's first lane gets the total; the others get partial values. All 32 lanes of the
+/// warp must call it.
+template <int Width = warp_size, class T, class Op>
+__device__ __forceinline__ T warp_reduce(T value, const Op& op) {
+  static_assert(Width > 0 && Width <= warp_size && (Width & (Width - 1)) == 0,
+                "kprim::impl::cuda::warp_reduce: Width must be a power of two <= 32");
+  static_assert(shuffles_natively_v<T>, "kprim::impl::cuda::warp_reduce: 4- or 8-byte arithmetic types only");
+  // shfl_down pairs lane i with lane i + Offset: op(value_i, value_i+Offset) keeps lane order.
+  return detail::reduce_down<Width, 1>(value, op);
+}
+
+/// Inclusive scan over the lanes of each aligned group of `Width` lanes: lane i gets
+/// op(v_first, ..., v_i). All 32 lanes must call it.
+template <int Width = warp_size, class T, class Op>
+__device__ __forceinline__ T warp_inclusive_scan(T value, const Op& op) {
+  static_assert(Width > 0 && Width <= warp_size && (Width & (Width - 1)) == 0,
+                "kprim::impl::cuda::warp_inclusive_scan: Width must be a power of two <= 32");
+  static_assert(shuffles_natively_v<T>, "kprim::impl::cuda::warp_inclusive_scan: 4- or 8-byte arithmetic types only");
+  return detail::scan_up<Width, 1>(value, op, lane_id() % Width);
+}
+
+/// Exclusive scan over the warp from the inclusive one: lane i gets op(v_0, ..., v_{i-1}),
+/// lane 0 gets `identity`; `total` receives op over all 32 lanes.
+template <class T, class Op>
+__device__ __forceinline__ T warp_exclusive_scan(T value, const Op& op, const T& identity, T& total) {
+  const T inclusive = warp_inclusive_scan(value, op);
+  total = __shfl_sync(full_warp_mask, inclusive, warp_size - 1);
+  const T previous = __shfl_up_sync(full_warp_mask, inclusive, 1);
+  return lane_id() == 0 ? identity : previous;
+}
+
+/// Fallback for values a shuffle cannot move, or for fewer than 32 participating lanes: the
+/// lanes write to `slots` (one per lane, in shared memory) and the first lane folds them in
+/// order after a __syncwarp over `mask`. Returns the total in the first active lane.
+template <class T, class Op>
+__device__ T warp_reduce_smem(T value, const Op& op, T* slots, int count, unsigned mask) {
+  const int lane = lane_id();
+  if (lane < count) slots[lane] = value;
+  __syncwarp(mask);
+  if (lane == 0)
+    for (int i = 1; i < count; ++i) value = op(value, slots[i]);
+  __syncwarp(mask);
+  return value;
+}
+
+}  // namespace kprim::impl::cuda
+
+#endif
