@@ -9,9 +9,13 @@
 // as CUB is normally used, which favours CUB). Each result is checked once against a closed
 // form; a wrong answer aborts the run.
 //
-// Usage: kprim-bench [--kokkos-...] [--quick] [--reps=N] [--max-log2=K] [--summary=FILE]
+// Usage: kprim-bench [--kokkos-...] [--quick | --ladder] [--reps=N] [--max-log2=K] [--summary=FILE]
 //                    [--benchmark_filter=...] [--benchmark_out=...] ...
 //   --quick       float and int32, n = 2^10, 2^16, 2^20, 5 timed calls: a one-minute smoke run
+//   --ladder      the seeds' ladders: float, double and int32 at n = 2^20, 2^24, 2^28 (those that fit
+//                 in memory and --max-log2), every algorithm (all rungs) and the peers of the same
+//                 run (copy, Kokkos, ...); perf_tests/ladder_table.py turns its summary CSV into the
+//                 README's ladder tables
 //   --summary     summary CSV (default kprim-bench-summary.csv), header:
 //                 device,date,commit,primitive,impl,algorithm,type,n,time_us,gbps,pct_copy
 
@@ -58,6 +62,7 @@ constexpr bool host_space = kprim::impl::is_host_space_v<Space>;
 
 struct Settings {
   bool quick = false;
+  bool ladder = false;
   int repetitions = 20;
   int max_log2 = 30;
   std::string summary = "kprim-bench-summary.csv";
@@ -505,6 +510,7 @@ int main(int argc, char* argv[]) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--quick") settings.quick = true;
+    else if (arg == "--ladder") settings.ladder = true;
     else if (arg.rfind("--reps=", 0) == 0) settings.repetitions = std::max(1, std::atoi(arg.c_str() + 7));
     else if (arg.rfind("--max-log2=", 0) == 0) settings.max_log2 = std::atoi(arg.c_str() + 11);
     else if (arg.rfind("--summary=", 0) == 0) settings.summary = arg.substr(10);
@@ -517,7 +523,10 @@ int main(int argc, char* argv[]) {
 
   const std::string device = device_name();
   std::vector<std::int64_t> sizes;
-  if (settings.quick) {
+  if (settings.ladder) {
+    for (const int log2 : {20, 24, 28})
+      if (log2 <= settings.max_log2) sizes.push_back(std::int64_t(1) << log2);
+  } else if (settings.quick) {
     sizes = {1 << 10, 1 << 16, 1 << 20};
   } else {
     for (int log2 = 10; log2 <= settings.max_log2; ++log2) sizes.push_back(std::int64_t(1) << log2);
@@ -527,6 +536,12 @@ int main(int argc, char* argv[]) {
   // Three arrays of n values must fit in half of the memory (scans also need a few % more).
   auto fits = [](std::int64_t n, std::size_t size) { return 3.0 * n * size <= 0.5 * memory_bytes(); };
   for (const std::int64_t n : sizes) {
+    if (settings.ladder) {
+      if (fits(n, 4)) register_size<float>(n);
+      if (fits(n, 8)) register_size<double>(n);
+      if (fits(n, 4)) register_size<std::int32_t>(n);
+      continue;
+    }
     if (fits(n, 4)) register_size<float>(n);
     if (fits(n, 4)) register_size<std::int32_t>(n);
     if (!settings.quick && fits(n, 8)) register_size<double>(n);

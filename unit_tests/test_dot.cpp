@@ -1,8 +1,10 @@
-// kprim::dot: every space x value type, every tuning, the issue's sizes.
+// kprim::dot: every space x value type x algorithm (every rung of the reduction ladder), the
+// tunings and sizes of kprim_test::runs().
 
 #include "test_support.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <numeric>
 
@@ -12,21 +14,27 @@ TEMPLATE_LIST_TEST_CASE("dot returns sum x(i) y(i)", "[dot]", SpaceValue) {
   using Space = typename TestType::space;
   using T = typename TestType::value;
   const Space space;
-  for (const auto& tuning : tunings(space)) {
-    const auto [team, tile] = team_and_tile(space, tuning, false);
-    for (const std::int64_t n : sizes(team, tile)) {
-      INFO(case_name<TestType>() << ", " << describe(tuning) << ", n = " << n);
+  for (const auto& run : runs<kprim::ReduceAlgorithm>(space)) {
+    const kprim::ReduceOptions options{.algorithm = run.algorithm, .tuning = run.tuning};
+    if (run.refused) {
+      INFO(case_name<TestType>() << ", " << describe(run));
+      const auto x = to_space(space, exact_input<T, kprim::Sum>(100, 1), "x");
+      REQUIRE_THROWS_WITH(kprim::dot(space, x, x, options), Catch::Matchers::StartsWith("kprim::dot: "));
+      continue;
+    }
+    for (const std::int64_t n : run.sizes) {
+      INFO(case_name<TestType>() << ", " << describe(run) << ", n = " << n);
       const auto hx = exact_input<T, kprim::Sum>(n, 11 + n);
       const auto hy = exact_input<T, kprim::Sum>(n, 12 + n);
       const T expected = std::transform_reduce(hx.begin(), hx.end(), hy.begin(), T(0));
       const auto x = to_space(space, hx, "x");
       const auto y = to_space(space, hy, "y");
-      REQUIRE(kprim::dot(space, x, y, {.tuning = tuning}) == expected);
+      REQUIRE(kprim::dot(space, x, y, options) == expected);
 
       Kokkos::View<T, Kokkos::HostSpace> on_host("on_host");
       Kokkos::View<T, typename Space::memory_space> in_space("in_space");
-      kprim::dot(space, x, y, on_host, {.tuning = tuning});
-      kprim::dot(space, x, y, in_space, {.tuning = tuning});
+      kprim::dot(space, x, y, on_host, options);
+      kprim::dot(space, x, y, in_space, options);
       space.fence();
       T from_space{};
       Kokkos::deep_copy(from_space, in_space);
@@ -54,4 +62,8 @@ TEMPLATE_LIST_TEST_CASE("dot of mixed types, strided Views, default instance", "
   STATIC_REQUIRE(std::is_same_v<decltype(value), const double>);
   REQUIRE(value == expected);
   REQUIRE(kprim::dot(x, y) == expected);
+  for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
+    INFO(kprim::to_string(algorithm));
+    REQUIRE(kprim::dot(space, x, y, {.algorithm = algorithm}) == expected);
+  }
 }

@@ -1,8 +1,10 @@
-// kprim::reduce: every space x value type x built-in op, every tuning, the issue's sizes.
+// kprim::reduce: every space x value type x built-in op x algorithm (every rung of the ladder),
+// the tunings and sizes of kprim_test::runs().
 
 #include "test_support.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <numeric>
 
@@ -18,17 +20,26 @@ struct ReduceCase {
   Space space{};
   Op op{};
 
-  // Calls body(tuning, n, device input, host input, expected) for every tuning and size.
+  // Calls body(options, n, device input, expected) for every run (algorithm, tuning) and size.
+  // A run the algorithm refuses checks the error instead.
   template <class Body>
   void for_each_input(Body&& body) const {
-    for (const auto& tuning : tunings(space)) {
-      const auto [team, tile] = team_and_tile(space, tuning, false);
-      for (const std::int64_t n : sizes(team, tile)) {
+    for (const auto& run : runs<kprim::ReduceAlgorithm>(space)) {
+      const kprim::ReduceOptions options{.algorithm = run.algorithm, .tuning = run.tuning};
+      if (run.refused) {
+        INFO(case_name<C>() << ", " << describe(run));
+        const auto x = to_space(space, exact_input<T, Op>(100, 1), "x");
+        REQUIRE_THROWS_WITH(kprim::reduce(space, x, op, options),
+                            Catch::Matchers::StartsWith("kprim::reduce: ") &&
+                                Catch::Matchers::ContainsSubstring("complete_unroll_warps8"));
+        continue;
+      }
+      for (const std::int64_t n : run.sizes) {
         const std::vector<T> host = exact_input<T, Op>(n, 1000 + n);
         const T expected = std::reduce(host.begin(), host.end(), kprim::identity_of<T>(op), op);
         const auto x = to_space(space, host, "x");
-        INFO(case_name<C>() << ", " << describe(tuning) << ", n = " << n);
-        body(tuning, n, x, expected);
+        INFO(case_name<C>() << ", " << describe(run) << ", n = " << n);
+        body(options, n, x, expected);
       }
     }
   }
@@ -38,8 +49,8 @@ struct ReduceCase {
 
 TEMPLATE_LIST_TEST_CASE("reduce returns the value on the host", "[reduce]", SpaceValueOp) {
   const ReduceCase<TestType> test;
-  test.for_each_input([&](const kprim::Tuning& tuning, std::int64_t, const auto& x, auto expected) {
-    REQUIRE(kprim::reduce(test.space, x, test.op, {.tuning = tuning}) == expected);
+  test.for_each_input([&](const kprim::ReduceOptions& options, std::int64_t, const auto& x, auto expected) {
+    REQUIRE(kprim::reduce(test.space, x, test.op, options) == expected);
   });
 }
 
@@ -48,11 +59,11 @@ TEMPLATE_LIST_TEST_CASE("reduce writes rank-0 Views in the space's memory and on
   using T = typename TestType::value;
   using Space = typename TestType::space;
   const ReduceCase<TestType> test;
-  test.for_each_input([&](const kprim::Tuning& tuning, std::int64_t, const auto& x, T expected) {
+  test.for_each_input([&](const kprim::ReduceOptions& options, std::int64_t, const auto& x, T expected) {
     Kokkos::View<T, typename Space::memory_space> in_space("in_space");
     Kokkos::View<T, Kokkos::HostSpace> on_host("on_host");
-    kprim::reduce(test.space, x, in_space, test.op, {.tuning = tuning});
-    kprim::reduce(test.space, x, on_host, test.op, {.tuning = tuning});
+    kprim::reduce(test.space, x, in_space, test.op, options);
+    kprim::reduce(test.space, x, on_host, test.op, options);
     test.space.fence();
     T from_space{};
     Kokkos::deep_copy(from_space, in_space);
@@ -79,12 +90,14 @@ TEMPLATE_LIST_TEST_CASE("reduce reads strided, LayoutLeft and const Views", "[re
     std::vector<T> picked;
     for (std::int64_t i = 0; i < n; ++i) picked.push_back(host[2 + 3 * i]);
     const T expected = std::reduce(picked.begin(), picked.end(), kprim::identity_of<T>(op), op);
-    REQUIRE(kprim::reduce(space, every_third, op) == expected);
-
     Kokkos::View<T*, Kokkos::LayoutLeft, typename Space::memory_space> left("left", n);
     Kokkos::deep_copy(left, Kokkos::View<const T*, typename Space::memory_space>(storage.data(), n));
     const T expected_left = std::reduce(host.begin(), host.begin() + n, kprim::identity_of<T>(op), op);
-    REQUIRE(kprim::reduce(space, left, op) == expected_left);
+    for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
+      INFO(kprim::to_string(algorithm));
+      REQUIRE(kprim::reduce(space, every_third, op, {.algorithm = algorithm}) == expected);
+      REQUIRE(kprim::reduce(space, left, op, {.algorithm = algorithm}) == expected_left);
+    }
   }
 }
 
@@ -130,10 +143,33 @@ TEMPLATE_LIST_TEST_CASE("reduce of random floating-point data stays within the r
     }
     // Any order of n - 1 additions errs by at most (n - 1) u sum|x| (Higham, to first order).
     const long double bound = (n - 1) * (long double)(std::numeric_limits<T>::epsilon() / 2) * magnitude * 1.01L;
+    const auto x = to_space(space, host, "x");
     for (const auto& tuning : tunings(space)) {
       INFO(case_name<TestType>() << ", n = " << n << ", " << describe(tuning));
-      const T sum = kprim::reduce(space, to_space(space, host, "x"), kprim::Sum{}, {.tuning = tuning});
+      const T sum = kprim::reduce(space, x, kprim::Sum{}, {.tuning = tuning});
+      REQUIRE(std::abs((long double)sum - exact) <= bound);
+    }
+    if (n != 65'537 && n != 1'000'003) continue;  // every algorithm, default tuning, two sizes
+    for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
+      INFO(case_name<TestType>() << ", n = " << n << ", " << kprim::to_string(algorithm));
+      const T sum = kprim::reduce(space, x, kprim::Sum{}, {.algorithm = algorithm});
       REQUIRE(std::abs((long double)sum - exact) <= bound);
     }
   }
+}
+
+TEMPLATE_LIST_TEST_CASE("complete_unroll_warps8 refuses team sizes that are not a power of two", "[reduce]",
+                        SpaceOnly) {
+  using Space = typename TestType::space;
+  const Space space;
+  if (max_team_size(space) < 3) SKIP(Space::name() << " runs teams of at most 2 threads");
+  const auto x = to_space(space, std::vector<double>(1000, 1.0), "x");
+  const kprim::ReduceOptions options{.algorithm = kprim::ReduceAlgorithm::complete_unroll_warps8,
+                                     .tuning = {.team_size = 3}};
+  REQUIRE_THROWS_AS(kprim::reduce(space, x, kprim::Sum{}, options), kprim::invalid_argument);
+  REQUIRE_THROWS_WITH(kprim::dot(space, x, x, options),
+                      Catch::Matchers::StartsWith("kprim::dot: ") && Catch::Matchers::ContainsSubstring("got 3"));
+  // Powers of two are fine.
+  REQUIRE(kprim::reduce(space, x, kprim::Sum{}, {.algorithm = options.algorithm, .tuning = {.team_size = 2}}) ==
+          1000.0);
 }

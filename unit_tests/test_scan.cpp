@@ -1,5 +1,6 @@
-// kprim::inclusive_scan / exclusive_scan: every space x value type x built-in op, every tuning,
-// the issue's sizes, out of place and in place, with and without totals, strided Views.
+// kprim::inclusive_scan / exclusive_scan: every space x value type x built-in op x algorithm
+// (every rung of the scan ladder), the tunings and sizes of kprim_test::runs(), out of place and
+// in place, with and without totals, strided Views.
 
 #include "test_support.hpp"
 
@@ -33,21 +34,22 @@ struct ScanCase {
     return std::reduce(in.begin(), in.end(), kind == Kind::inclusive ? kprim::identity_of<T>(op) : init, op);
   }
 
-  void scan(Kind kind, const auto& in, const auto& out, T init, const kprim::Tuning& tuning) const {
-    if (kind == Kind::inclusive) kprim::inclusive_scan(space, in, out, op, {.tuning = tuning});
-    else kprim::exclusive_scan(space, in, out, init, op, {.tuning = tuning});
+  void scan(Kind kind, const auto& in, const auto& out, T init, const kprim::ScanOptions& options) const {
+    if (kind == Kind::inclusive) kprim::inclusive_scan(space, in, out, op, options);
+    else kprim::exclusive_scan(space, in, out, init, op, options);
   }
 
-  // Runs check(kind, tuning, n, host input, init) for both kinds, every tuning and size.
+  // Runs check(kind, options, n, host input, init) for both kinds, every run (algorithm,
+  // tuning) and size.
   template <class Check>
   void for_each_input(Check&& check) const {
     for (const Kind kind : {Kind::inclusive, Kind::exclusive}) {
-      for (const auto& tuning : tunings(space)) {
-        const auto [team, tile] = team_and_tile(space, tuning, true);
-        for (const std::int64_t n : sizes(team, tile)) {
-          INFO(case_name<C>() << (kind == Kind::inclusive ? ", inclusive" : ", exclusive") << ", "
-                              << describe(tuning) << ", n = " << n);
-          check(kind, tuning, n, exact_input<T, Op>(n, 3000 + n), exact_init<T, Op>());
+      for (const auto& run : runs<kprim::ScanAlgorithm>(space)) {
+        const kprim::ScanOptions options{.algorithm = run.algorithm, .tuning = run.tuning};
+        for (const std::int64_t n : run.sizes) {
+          INFO(case_name<C>() << (kind == Kind::inclusive ? ", inclusive" : ", exclusive") << ", " << describe(run)
+                              << ", n = " << n);
+          check(kind, options, n, exact_input<T, Op>(n, 3000 + n), exact_init<T, Op>());
         }
       }
     }
@@ -58,10 +60,10 @@ struct ScanCase {
 
 TEMPLATE_LIST_TEST_CASE("scan out of place", "[scan]", SpaceValueOp) {
   const ScanCase<TestType> test;
-  test.for_each_input([&](Kind kind, const kprim::Tuning& tuning, std::int64_t n, const auto& host, auto init) {
+  test.for_each_input([&](Kind kind, const kprim::ScanOptions& options, std::int64_t n, const auto& host, auto init) {
     const auto in = to_space(test.space, host, "in");
     typename ScanCase<TestType>::device_view out("out", n);
-    test.scan(kind, in, out, init, tuning);
+    test.scan(kind, in, out, init, options);
     REQUIRE(first_mismatch(to_host(out), test.expected(host, kind, init)) == -1);
     REQUIRE(first_mismatch(to_host(in), host) == -1);  // the input is left alone
   });
@@ -69,9 +71,9 @@ TEMPLATE_LIST_TEST_CASE("scan out of place", "[scan]", SpaceValueOp) {
 
 TEMPLATE_LIST_TEST_CASE("scan in place", "[scan]", SpaceValueOp) {
   const ScanCase<TestType> test;
-  test.for_each_input([&](Kind kind, const kprim::Tuning& tuning, std::int64_t, const auto& host, auto init) {
+  test.for_each_input([&](Kind kind, const kprim::ScanOptions& options, std::int64_t, const auto& host, auto init) {
     const auto data = to_space(test.space, host, "data");
-    test.scan(kind, data, data, init, tuning);
+    test.scan(kind, data, data, init, options);
     REQUIRE(first_mismatch(to_host(data), test.expected(host, kind, init)) == -1);
   });
 }
@@ -80,12 +82,11 @@ TEMPLATE_LIST_TEST_CASE("scan writes its total to rank-0 Views", "[scan]", Space
   using T = typename TestType::value;
   using Space = typename TestType::space;
   const ScanCase<TestType> test;
-  test.for_each_input([&](Kind kind, const kprim::Tuning& tuning, std::int64_t n, const auto& host, T init) {
+  test.for_each_input([&](Kind kind, const kprim::ScanOptions& options, std::int64_t n, const auto& host, T init) {
     const auto in = to_space(test.space, host, "in");
     typename ScanCase<TestType>::device_view out("out", n);
     Kokkos::View<T, typename Space::memory_space> total_in_space("total_in_space");
     Kokkos::View<T, Kokkos::HostSpace> total_on_host("total_on_host");
-    const kprim::ScanOptions options{.tuning = tuning};
     if (kind == Kind::inclusive) {
       kprim::inclusive_scan(test.space, in, out, total_in_space, test.op, options);
       kprim::inclusive_scan(test.space, in, in, total_on_host, test.op, options);  // in place too
@@ -122,20 +123,25 @@ TEMPLATE_LIST_TEST_CASE("scan of strided and const Views, other layouts and type
       Kokkos::View<T*, memory_space> out_storage("out_storage", 3 * n + 1);
       Kokkos::View<T*, Kokkos::LayoutStride, memory_space> every_third(out_storage.data(), Kokkos::LayoutStride(n, 3));
       const T init = exact_init<T, Op>();
-      test.scan(kind, odd, every_third, init, {});
       std::vector<T> picked;
       for (std::int64_t i = 0; i < n; ++i) picked.push_back(host[1 + 2 * i]);
-      REQUIRE(first_mismatch(to_host(every_third), test.expected(picked, kind, init)) == -1);
-      // Elements between the strided outputs are untouched.
-      const auto all_out = to_host(out_storage);
-      std::int64_t touched = 0;
-      for (std::int64_t i = 0; i < 3 * n + 1; ++i) touched += (i % 3 != 0 || i / 3 >= n) && all_out[i] != T(0);
-      REQUIRE(touched == 0);
+      const auto expected = test.expected(picked, kind, init);
+      for (const auto algorithm : algorithms<kprim::ScanAlgorithm>()) {
+        INFO(kprim::to_string(algorithm));
+        Kokkos::deep_copy(out_storage, T(0));
+        test.scan(kind, odd, every_third, init, {.algorithm = algorithm});
+        REQUIRE(first_mismatch(to_host(every_third), expected) == -1);
+        // Elements between the strided outputs are untouched.
+        const auto all_out = to_host(out_storage);
+        std::int64_t touched = 0;
+        for (std::int64_t i = 0; i < 3 * n + 1; ++i) touched += (i % 3 != 0 || i / 3 >= n) && all_out[i] != T(0);
+        REQUIRE(touched == 0);
 
-      // LayoutLeft output.
-      Kokkos::View<T*, Kokkos::LayoutLeft, memory_space> left("left", n);
-      test.scan(kind, odd, left, init, {});
-      REQUIRE(first_mismatch(to_host(left), test.expected(picked, kind, init)) == -1);
+        // LayoutLeft output.
+        Kokkos::View<T*, Kokkos::LayoutLeft, memory_space> left("left", n);
+        test.scan(kind, odd, left, init, {.algorithm = algorithm});
+        REQUIRE(first_mismatch(to_host(left), expected) == -1);
+      }
     }
   }
 }
@@ -181,11 +187,15 @@ TEMPLATE_LIST_TEST_CASE("scan of random floating-point data stays within the rou
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   std::vector<T> host(n);
   for (auto& v : host) v = T(uniform(rng));
-  for (const auto& tuning : tunings(space)) {
-    INFO(case_name<TestType>() << ", " << describe(tuning));
-    const auto in = to_space(space, host, "in");
+  // Every tuning with `automatic`, every algorithm with the default tuning.
+  std::vector<kprim::ScanOptions> options;
+  for (const auto& tuning : tunings(space)) options.push_back({.tuning = tuning});
+  for (const auto algorithm : kprim::all_scan_algorithms) options.push_back({.algorithm = algorithm});
+  const auto in = to_space(space, host, "in");
+  for (const auto& option : options) {
+    INFO(case_name<TestType>() << ", " << kprim::to_string(option.algorithm) << ", " << describe(option.tuning));
     decltype(in) out("out", n);
-    kprim::inclusive_scan(space, in, out, kprim::Sum{}, {.tuning = tuning});
+    kprim::inclusive_scan(space, in, out, kprim::Sum{}, option);
     const auto got = to_host(out);
     // Non-negative data: prefix i, summed in any order, errs by at most i u prefix (Higham).
     const long double u = std::numeric_limits<T>::epsilon() / 2;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -126,16 +127,32 @@ inline std::int64_t max_test_size() {
   return limit;
 }
 
-/// Sizes of the issue: 0, 1, 2, 31..33, team ± 1, tile ± 1, tile² ± 1 (recursion), a large odd
-/// prime and three random sizes from a fixed seed. `team` and `tile` are those the tuning gives.
-inline std::vector<std::int64_t> sizes(std::int64_t team, std::int64_t tile) {
+/// The sizes of the issue that stay small: 0, 1, 2, 31..33, team ± 1, tile ± 1, tile² ± 1
+/// (recursion). `team` and `tile` are those the tuning gives.
+inline std::vector<std::int64_t> edge_sizes(std::int64_t team, std::int64_t tile) {
   std::vector<std::int64_t> list{0, 1, 2, 31, 32, 33, team - 1, team, team + 1, tile - 1, tile, tile + 1,
-                                 tile * tile - 1, tile * tile + 1, 1'000'003};
-  std::mt19937_64 rng(20261122);
-  for (int i = 0; i < 3; ++i) list.push_back(std::int64_t(rng() % 300'000));
+                                 tile * tile - 1, tile * tile + 1};
   std::sort(list.begin(), list.end());
   list.erase(std::unique(list.begin(), list.end()), list.end());
   std::erase_if(list, [](std::int64_t n) { return n < 0 || n > max_test_size(); });
+  return list;
+}
+
+/// The big sizes of the issue: a large odd prime and three random sizes from a fixed seed.
+inline std::vector<std::int64_t> big_sizes() {
+  std::vector<std::int64_t> list{1'000'003};
+  std::mt19937_64 rng(20261122);
+  for (int i = 0; i < 3; ++i) list.push_back(std::int64_t(rng() % 300'000));
+  std::erase_if(list, [](std::int64_t n) { return n > max_test_size(); });
+  return list;
+}
+
+/// All sizes of the issue for a (team, tile): the edge sizes and the big ones.
+inline std::vector<std::int64_t> sizes(std::int64_t team, std::int64_t tile) {
+  std::vector<std::int64_t> list = edge_sizes(team, tile);
+  for (const std::int64_t n : big_sizes()) list.push_back(n);
+  std::sort(list.begin(), list.end());
+  list.erase(std::unique(list.begin(), list.end()), list.end());
   return list;
 }
 
@@ -147,6 +164,76 @@ std::pair<std::int64_t, std::int64_t> team_and_tile(const Space& space, const kp
   const std::int64_t team = t.team_size > 0 ? t.team_size : std::min(shape.team_size, max_team_size(space));
   const std::int64_t items = t.items_per_thread > 0 ? t.items_per_thread : shape.items_per_thread;
   return {team, team * items};
+}
+
+// ---- the algorithm (rung) axis -------------------------------------------------------------
+
+/// One run of a test body: an algorithm, a tuning and the sizes to try with them.
+template <class Algorithm>
+struct Run {
+  Algorithm algorithm;
+  kprim::Tuning tuning;
+  std::vector<std::int64_t> sizes;
+  bool refused = false;  ///< the algorithm refuses this tuning (kprim::invalid_argument, nothing launched)
+};
+
+template <class Algorithm>
+std::string describe(const Run<Algorithm>& run) {
+  return std::string(kprim::to_string(run.algorithm)) + ", " + describe(run.tuning);
+}
+
+/// `automatic` (what users get) followed by every selectable algorithm, ladder rungs included.
+template <class Algorithm>
+std::vector<Algorithm> algorithms() {
+  if constexpr (std::is_same_v<Algorithm, kprim::ReduceAlgorithm>) {
+    std::vector<Algorithm> list{Algorithm::automatic};
+    list.insert(list.end(), std::begin(kprim::all_reduce_algorithms), std::end(kprim::all_reduce_algorithms));
+    return list;
+  } else {
+    std::vector<Algorithm> list{Algorithm::automatic};
+    list.insert(list.end(), std::begin(kprim::all_scan_algorithms), std::end(kprim::all_scan_algorithms));
+    return list;
+  }
+}
+
+/// True when `algorithm` refuses team size `team` (complete unrolling needs a compile-time size).
+inline bool refuses(kprim::ReduceAlgorithm algorithm, std::int64_t team) {
+  return algorithm == kprim::ReduceAlgorithm::complete_unroll_warps8 &&
+         !(team >= 1 && team <= 1024 && (team & (team - 1)) == 0);
+}
+inline bool refuses(kprim::ScanAlgorithm, std::int64_t) { return false; }
+
+/// The runs a body makes, so that the algorithm axis does not multiply the whole suite:
+/// - `automatic`: every tuning x every size (the full matrix);
+/// - every other algorithm: the default tuning over the edge sizes (tile² ± 1 only up to the big
+///   prime) and the big sizes, once; and two small tunings over the edge sizes: team > 1 with
+///   tiny tiles (several passes / recursion levels), and an odd team of 33 with few teams where
+///   the space allows (one team of one thread and 3 teams otherwise: grid-stride over tiles).
+template <class Algorithm, class Space>
+std::vector<Run<Algorithm>> runs(const Space& space) {
+  constexpr bool scan = std::is_same_v<Algorithm, kprim::ScanAlgorithm>;
+  const std::vector<kprim::Tuning> all = tunings(space);
+  std::vector<Run<Algorithm>> list;
+  for (const Algorithm algorithm : algorithms<Algorithm>()) {
+    const bool full = algorithm == Algorithm::automatic;
+    std::vector<kprim::Tuning> chosen{all[0], all[1]};
+    if (full) chosen = all;
+    else chosen.push_back(max_team_size(space) >= 33 ? kprim::Tuning{33, 2, 5} : all[2]);
+    for (const kprim::Tuning& tuning : chosen) {
+      const auto [team, tile] = team_and_tile(space, tuning, scan);
+      std::vector<std::int64_t> list_sizes;
+      if (full) {
+        list_sizes = sizes(team, tile);
+      } else if (&tuning == &chosen.front()) {
+        list_sizes = sizes(team, tile);
+        std::erase_if(list_sizes, [](std::int64_t n) { return n > 1'000'003; });
+      } else {
+        list_sizes = edge_sizes(team, tile);
+      }
+      list.push_back({algorithm, tuning, std::move(list_sizes), refuses(algorithm, team)});
+    }
+  }
+  return list;
 }
 
 // ---- inputs ---------------------------------------------------------------------------------

@@ -67,34 +67,57 @@ TEMPLATE_LIST_TEST_CASE("non-commutative user op on a user struct keeps the orde
   using memory_space = typename Space::memory_space;
   const Space space;
   const MatMulMod op;
-  for (const auto& tuning : tunings(space)) {
-    const auto [team, tile] = team_and_tile(space, tuning, true);
-    for (const std::int64_t n : sizes(team, tile)) {
-      if (n > 300'000) continue;  // matrices are 32 bytes each; keep the test quick
-      INFO(Space::name() << ", " << describe(tuning) << ", n = " << n);
-      const auto host = random_matrices(n, n);
-      const auto inclusive = sequential_inclusive(host, op);
-      const Mat2 total = n ? inclusive.back() : Mat2{};
-      const auto in = to_space(space, host, "in");
+  auto checked_sizes = [](const auto& run) {
+    std::vector<std::int64_t> list = run.sizes;
+    std::erase_if(list, [](std::int64_t n) { return n > 300'000; });  // matrices are 32 bytes each: keep it quick
+    return list;
+  };
 
-      REQUIRE(kprim::reduce(space, in, op, {.tuning = tuning}) == total);
-
-      Kokkos::View<Mat2*, memory_space> out("out", n);
-      kprim::inclusive_scan(space, in, out, op, {.tuning = tuning});
-      REQUIRE(to_host(out) == inclusive);
-
-      const Mat2 init{2, 3, 5, 7};
-      Kokkos::View<Mat2, Kokkos::HostSpace> scan_total("scan_total");
-      kprim::exclusive_scan(space, in, in, init, scan_total, op, {.tuning = tuning});
-      space.fence();
-      std::vector<Mat2> exclusive(n);
-      Mat2 acc = init;
-      for (std::int64_t i = 0; i < n; ++i) {
-        exclusive[i] = acc;
-        acc = op(acc, host[i]);
+  SECTION("reduce, every algorithm") {
+    for (const auto& run : runs<kprim::ReduceAlgorithm>(space)) {
+      const kprim::ReduceOptions options{.algorithm = run.algorithm, .tuning = run.tuning};
+      if (run.refused) {
+        INFO(Space::name() << ", " << describe(run));
+        const auto in = to_space(space, random_matrices(100, 1), "in");
+        REQUIRE_THROWS_AS(kprim::reduce(space, in, op, options), kprim::invalid_argument);
+        continue;
       }
-      REQUIRE(to_host(in) == exclusive);
-      REQUIRE(scan_total() == acc);
+      for (const std::int64_t n : checked_sizes(run)) {
+        INFO(Space::name() << ", " << describe(run) << ", n = " << n);
+        const auto host = random_matrices(n, n);
+        Mat2 total{};
+        for (const Mat2& m : host) total = op(total, m);
+        REQUIRE(kprim::reduce(space, to_space(space, host, "in"), op, options) == total);
+      }
+    }
+  }
+
+  SECTION("scans, every algorithm") {
+    for (const auto& run : runs<kprim::ScanAlgorithm>(space)) {
+      const kprim::ScanOptions options{.algorithm = run.algorithm, .tuning = run.tuning};
+      for (const std::int64_t n : checked_sizes(run)) {
+        INFO(Space::name() << ", " << describe(run) << ", n = " << n);
+        const auto host = random_matrices(n, n);
+        const auto inclusive = sequential_inclusive(host, op);
+        const auto in = to_space(space, host, "in");
+
+        Kokkos::View<Mat2*, memory_space> out("out", n);
+        kprim::inclusive_scan(space, in, out, op, options);
+        REQUIRE(to_host(out) == inclusive);
+
+        const Mat2 init{2, 3, 5, 7};
+        Kokkos::View<Mat2, Kokkos::HostSpace> scan_total("scan_total");
+        kprim::exclusive_scan(space, in, in, init, scan_total, op, options);
+        space.fence();
+        std::vector<Mat2> exclusive(n);
+        Mat2 acc = init;
+        for (std::int64_t i = 0; i < n; ++i) {
+          exclusive[i] = acc;
+          acc = op(acc, host[i]);
+        }
+        REQUIRE(to_host(in) == exclusive);
+        REQUIRE(scan_total() == acc);
+      }
     }
   }
 }
@@ -111,8 +134,20 @@ TEMPLATE_LIST_TEST_CASE("first/last op finds the ends of the valid entries", "[u
       const auto in = to_space(space, host, "in");
       const Ends expected = sequential_inclusive(host, KeepEnds{}).empty() ? Ends{}
                                                                             : sequential_inclusive(host, KeepEnds{}).back();
-      REQUIRE(kprim::reduce(space, in, KeepEnds{}) == expected);
       REQUIRE(expected.first == (n ? int(first_valid) : -1));
+      for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
+        INFO(kprim::to_string(algorithm));
+        REQUIRE(kprim::reduce(space, in, KeepEnds{}, {.algorithm = algorithm}) == expected);
+      }
+      for (const auto algorithm : algorithms<kprim::ScanAlgorithm>()) {
+        INFO(kprim::to_string(algorithm));
+        // A scan's total is the same fold.
+        Kokkos::View<Ends, Kokkos::HostSpace> total("total");
+        Kokkos::View<Ends*, typename Space::memory_space> out("out", n);
+        kprim::inclusive_scan(space, in, out, total, KeepEnds{}, {.algorithm = algorithm});
+        space.fence();
+        REQUIRE(total() == expected);
+      }
     }
   }
 }
@@ -124,12 +159,18 @@ TEMPLATE_LIST_TEST_CASE("commutative user op on double", "[user-op]", SpaceOnly)
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = (i % 2 ? -1.0 : 1.0) * double(i % 1000);
   host[31337] = -5000.5;
   const auto x = to_space(space, host, "x");
-  REQUIRE(kprim::reduce(space, x, MaxAbs{}) == 5000.5);
-  decltype(x) out("out", host.size());
-  kprim::inclusive_scan(space, x, out, MaxAbs{});
-  const auto got = to_host(out);
-  REQUIRE(got[31336] == 999.0);
-  REQUIRE(got.back() == 5000.5);
+  for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
+    INFO(kprim::to_string(algorithm));
+    REQUIRE(kprim::reduce(space, x, MaxAbs{}, {.algorithm = algorithm}) == 5000.5);
+  }
+  for (const auto algorithm : algorithms<kprim::ScanAlgorithm>()) {
+    INFO(kprim::to_string(algorithm));
+    decltype(x) out("out", host.size());
+    kprim::inclusive_scan(space, x, out, MaxAbs{}, {.algorithm = algorithm});
+    const auto got = to_host(out);
+    REQUIRE(got[31336] == 999.0);
+    REQUIRE(got.back() == 5000.5);
+  }
 }
 
 TEMPLATE_LIST_TEST_CASE("Min and Max of an empty range give the identity", "[reduce]", SpaceOnly) {
@@ -137,9 +178,13 @@ TEMPLATE_LIST_TEST_CASE("Min and Max of an empty range give the identity", "[red
   const Space space;
   const Kokkos::View<float*, typename Space::memory_space> empty_float("empty", 0);
   const Kokkos::View<std::int32_t*, typename Space::memory_space> empty_int("empty", 0);
-  REQUIRE(kprim::reduce(space, empty_float, kprim::Min{}) == std::numeric_limits<float>::infinity());
-  REQUIRE(kprim::reduce(space, empty_float, kprim::Max{}) == -std::numeric_limits<float>::infinity());
-  REQUIRE(kprim::reduce(space, empty_int, kprim::Min{}) == std::numeric_limits<std::int32_t>::max());
-  REQUIRE(kprim::reduce(space, empty_int, kprim::Max{}) == std::numeric_limits<std::int32_t>::lowest());
-  REQUIRE(kprim::reduce(space, empty_int, kprim::Prod{}) == 1);
+  for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
+    INFO(kprim::to_string(algorithm));
+    const kprim::ReduceOptions options{.algorithm = algorithm};
+    REQUIRE(kprim::reduce(space, empty_float, kprim::Min{}, options) == std::numeric_limits<float>::infinity());
+    REQUIRE(kprim::reduce(space, empty_float, kprim::Max{}, options) == -std::numeric_limits<float>::infinity());
+    REQUIRE(kprim::reduce(space, empty_int, kprim::Min{}, options) == std::numeric_limits<std::int32_t>::max());
+    REQUIRE(kprim::reduce(space, empty_int, kprim::Max{}, options) == std::numeric_limits<std::int32_t>::lowest());
+    REQUIRE(kprim::reduce(space, empty_int, kprim::Prod{}, options) == 1);
+  }
 }

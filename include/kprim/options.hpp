@@ -11,6 +11,18 @@ enum class ReduceAlgorithm {
   automatic,  ///< the fastest known for the execution space and size
   tree,       ///< per-team tiles reduced by an order-preserving pairwise tree in scratch, then partials again
   single_pass,  ///< one launch: each team folds a chunk with independent chains, the last team to finish folds the partials
+  // The reduction ladder of the seeds (Harris; "CUDA by Example"), rung by rung. Each team walks
+  // its tiles in chunks, reduces every chunk with one tree in scratch, and keeps a running total;
+  // the partials of the teams are reduced again the same way. Every rung keeps left-to-right order
+  // for ops that are not commutative.
+  neighbored,              ///< 1: neighbored pairs, stride doubling, thread i active when i % (2 stride) == 0 (divergent)
+  neighbored_less,         ///< 2: the same pairs, remapped so the active threads are contiguous
+  interleaved,             ///< 3: interleaved pairs, stride halving from half the team (sequential addressing)
+  unroll2,                 ///< 4: interleaved, each thread first combines 2 elements while loading
+  unroll8,                 ///< 5: interleaved, each thread first combines 8 elements while loading
+  unroll_warps8,           ///< 6: unroll8, the last 32 values finished without team barriers (warp step)
+  complete_unroll_warps8,  ///< 7: unroll_warps8 with the tree unrolled for a compile-time team size (a power of two <= 1024)
+  grid_stride,             ///< 8: each thread folds a grid-stride loop over the input, then one interleaved tree per team
 };
 
 /// Which scan algorithm to run.
@@ -18,6 +30,13 @@ enum class ScanAlgorithm {
   automatic,     ///< the fastest known for the execution space and size
   three_phase,   ///< tiles scanned in scratch (Blelloch up/down sweep), tile totals scanned recursively, offsets added
   decoupled_lookback,  ///< one pass: each tile publishes its aggregate and prefix; tiles look back over predecessors
+  // The scan ladder of the seeds, as the tier-1 tile kernel of the three-phase driver (so every
+  // rung handles any n, inclusive and exclusive, in place). Each works on every element of the
+  // tile in scratch; `three_phase` above is the raking tile (a serial run per thread, Blelloch
+  // over the per-thread folds).
+  hillis_steele,  ///< 1: naive inclusive scan over the tile, double-buffered, O(tile log tile) work
+  blelloch,       ///< 2: work-efficient up-sweep/down-sweep over the tile, padded against bank conflicts
+  brent_kung,     ///< 3: PMPP's Brent-Kung inclusive scan: reduction tree, then distribution tree
 };
 
 /// The name of a reduce algorithm, as used in options and benchmark output ("tree", ...).
@@ -26,6 +45,14 @@ constexpr const char* to_string(ReduceAlgorithm algorithm) {
     case ReduceAlgorithm::automatic: return "automatic";
     case ReduceAlgorithm::tree: return "tree";
     case ReduceAlgorithm::single_pass: return "single_pass";
+    case ReduceAlgorithm::neighbored: return "neighbored";
+    case ReduceAlgorithm::neighbored_less: return "neighbored_less";
+    case ReduceAlgorithm::interleaved: return "interleaved";
+    case ReduceAlgorithm::unroll2: return "unroll2";
+    case ReduceAlgorithm::unroll8: return "unroll8";
+    case ReduceAlgorithm::unroll_warps8: return "unroll_warps8";
+    case ReduceAlgorithm::complete_unroll_warps8: return "complete_unroll_warps8";
+    case ReduceAlgorithm::grid_stride: return "grid_stride";
   }
   return "unknown";
 }
@@ -36,13 +63,33 @@ constexpr const char* to_string(ScanAlgorithm algorithm) {
     case ScanAlgorithm::automatic: return "automatic";
     case ScanAlgorithm::three_phase: return "three_phase";
     case ScanAlgorithm::decoupled_lookback: return "decoupled_lookback";
+    case ScanAlgorithm::hillis_steele: return "hillis_steele";
+    case ScanAlgorithm::blelloch: return "blelloch";
+    case ScanAlgorithm::brent_kung: return "brent_kung";
   }
   return "unknown";
 }
 
-/// Every selectable (non-automatic) algorithm, for benchmarks and tests that walk them all.
-inline constexpr ReduceAlgorithm all_reduce_algorithms[] = {ReduceAlgorithm::tree, ReduceAlgorithm::single_pass};
-inline constexpr ScanAlgorithm all_scan_algorithms[] = {ScanAlgorithm::three_phase, ScanAlgorithm::decoupled_lookback};
+/// Every selectable (non-automatic) algorithm, for benchmarks and tests that walk them all: the
+/// seeds' ladder in rung order first (perf_tests/ladder_table.py computes step speedups in this
+/// order), then kprim's own algorithms.
+inline constexpr ReduceAlgorithm all_reduce_algorithms[] = {
+    ReduceAlgorithm::neighbored,    ReduceAlgorithm::neighbored_less, ReduceAlgorithm::interleaved,
+    ReduceAlgorithm::unroll2,       ReduceAlgorithm::unroll8,         ReduceAlgorithm::unroll_warps8,
+    ReduceAlgorithm::complete_unroll_warps8, ReduceAlgorithm::grid_stride, ReduceAlgorithm::tree,
+    ReduceAlgorithm::single_pass};
+inline constexpr ScanAlgorithm all_scan_algorithms[] = {ScanAlgorithm::hillis_steele, ScanAlgorithm::blelloch,
+                                                        ScanAlgorithm::brent_kung, ScanAlgorithm::three_phase,
+                                                        ScanAlgorithm::decoupled_lookback};
+
+/// The rungs of the seeds' reduction ladder, in order (rung 1 first).
+inline constexpr ReduceAlgorithm reduce_ladder[] = {
+    ReduceAlgorithm::neighbored, ReduceAlgorithm::neighbored_less, ReduceAlgorithm::interleaved,
+    ReduceAlgorithm::unroll2,    ReduceAlgorithm::unroll8,         ReduceAlgorithm::unroll_warps8,
+    ReduceAlgorithm::complete_unroll_warps8, ReduceAlgorithm::grid_stride};
+/// The rungs of the seeds' scan ladder, in order (rung 1 first).
+inline constexpr ScanAlgorithm scan_ladder[] = {ScanAlgorithm::hillis_steele, ScanAlgorithm::blelloch,
+                                                ScanAlgorithm::brent_kung};
 
 /// Tuning knobs shared by all primitives. Zero means "choose for the execution space".
 /// Results do not depend on them, except for rounding of floating-point ops.

@@ -14,7 +14,7 @@ namespace kprim::impl {
 template <class Space, class Source, class Op, class Result>
 void run_reduce(const char* function, const Space& space, std::int64_t n, const Source& source, const Op& op,
                 const Result& result, const ReduceOptions& options) {
-  reduce_into(function, space, n, source, op, result, options.tuning);
+  reduce_into(function, space, n, source, op, result, options);
 }
 
 /// Scans in -> out (exclusive: seeded with `seed`) with the algorithm `options` asks for; the
@@ -23,7 +23,7 @@ template <class Space, class In, class Out, class Op, class Total>
 void run_scan(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
               const typename Out::non_const_value_type& seed, const Op& op, const ScanOptions& options,
               const Total& total) {
-  scan_into(function, space, in, out, exclusive, seed, op, options.tuning, total);
+  scan_into(function, space, in, out, exclusive, seed, op, options, total);
 }
 
 }  // namespace kprim::impl

@@ -1,35 +1,62 @@
 #pragma once
-// Device layer of reduce: passes of ReduceTiles until one value is left.
+// Device layer of reduce: passes of a team kernel until one value is left. The team kernel is
+// the call's algorithm: ReduceTiles (`tree`), LadderReduce with a rung of the seeds' ladder, or
+// GridStrideReduce.
 
 #include <kprim/impl/device/launch_shape.hpp>
 #include <kprim/impl/device/temporary_storage.hpp>
+#include <kprim/impl/team/grid_stride_reduce.hpp>
+#include <kprim/impl/team/ladder_reduce.hpp>
 #include <kprim/impl/team/reduce_tiles.hpp>
+#include <kprim/options.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace kprim::impl {
 
+/// Team kernels by algorithm: Family::kernel<Space, T, Source, Op>.
+struct TreeKernels {
+  template <class Space, class T, class Source, class Op>
+  using kernel = team::ReduceTiles<Space, T, Source, Op>;
+};
+template <class Rung>
+struct LadderKernels {
+  template <class Space, class T, class Source, class Op>
+  using kernel = team::LadderReduce<Space, T, Source, Op, Rung>;
+};
+struct GridStrideKernels {
+  template <class Space, class T, class Source, class Op>
+  using kernel = team::GridStrideReduce<Space, T, Source, Op>;
+};
+
 /// Reduces source(0) ... source(n-1) with `op` into the rank-0 View `result` (any memory space;
-/// written directly when `space` can access it, else copied there asynchronously on `space`).
-/// Pass 1 leaves one partial per team; each further pass reduces those partials the same way,
-/// so any n is handled with teams_for() partials at a time. Temporaries: one buffer, kept per
-/// instance between calls (TemporaryStorage).
-template <class Space, class Source, class Op, class Result>
-void reduce_into(const char* function, const Space& space, std::int64_t n, const Source& source, const Op& op,
-                 const Result& result, const Tuning& tuning) {
+/// written directly when `space` can access it, else copied there asynchronously on `space`),
+/// with the team kernel of `Kernels`. Pass 1 leaves one partial per team; each further pass
+/// reduces those partials the same way, so any n is handled with teams_for() partials at a
+/// time. Temporaries: one buffer, kept per instance between calls (TemporaryStorage).
+template <class Kernels, class Space, class Source, class Op, class Result>
+void reduce_passes(const char* function, const Space& space, std::int64_t n, const Source& source, const Op& op,
+                   const Result& result, const Tuning& tuning) {
   using T = typename Result::non_const_value_type;
   using memory_space = typename Space::memory_space;
   using partial_view = Kokkos::View<const T*, memory_space, Kokkos::MemoryUnmanaged>;
-  using first_pass = team::ReduceTiles<Space, T, Source, Op>;
-  using later_pass = team::ReduceTiles<Space, T, partial_view, Op>;
+  using first_pass = typename Kernels::template kernel<Space, T, Source, Op>;
+  using later_pass = typename Kernels::template kernel<Space, T, partial_view, Op>;
 
   first_pass first{source, n, 0, nullptr, op};
   const LaunchShape shape = choose_shape(function, space, Primitive::reduce, tuning, first,
                                          [](int team_size, int) { return first_pass::scratch_bytes(team_size); });
   first.items_per_thread = shape.items_per_thread;
+  if constexpr (std::is_same_v<Kernels, LadderKernels<team::CompleteUnrollWarps8>>) {
+    if (!team::CompleteUnrollWarps8::supports(shape.team_size))
+      throw_invalid_argument(function, "the complete_unroll_warps8 algorithm needs a team size that is a power of two "
+                                       "from 1 to " + std::to_string(team::CompleteUnrollWarps8::max_team_size) +
+                                       ", got " + std::to_string(shape.team_size));
+  }
 
   // Plan every pass first so the temporaries come from a single allocation.
   std::vector<std::int64_t> counts{n};
@@ -58,6 +85,40 @@ void reduce_into(const char* function, const Space& space, std::int64_t n, const
   }
   if constexpr (!direct)
     Kokkos::deep_copy(space, result, Kokkos::View<T, memory_space, Kokkos::MemoryUnmanaged>(final_value));
+}
+
+/// The portable reduce with the algorithm `options` names (`automatic` = `tree`; the device
+/// dispatch resolves `automatic` before it gets here).
+template <class Space, class Source, class Op, class Result>
+void reduce_into(const char* function, const Space& space, std::int64_t n, const Source& source, const Op& op,
+                 const Result& result, const ReduceOptions& options) {
+  const Tuning& tuning = options.tuning;
+  switch (options.algorithm) {
+    case ReduceAlgorithm::automatic:
+    case ReduceAlgorithm::tree:
+      return reduce_passes<TreeKernels>(function, space, n, source, op, result, tuning);
+    case ReduceAlgorithm::neighbored:
+      return reduce_passes<LadderKernels<team::Neighbored>>(function, space, n, source, op, result, tuning);
+    case ReduceAlgorithm::neighbored_less:
+      return reduce_passes<LadderKernels<team::NeighboredLess>>(function, space, n, source, op, result, tuning);
+    case ReduceAlgorithm::interleaved:
+      return reduce_passes<LadderKernels<team::Interleaved>>(function, space, n, source, op, result, tuning);
+    case ReduceAlgorithm::unroll2:
+      return reduce_passes<LadderKernels<team::Unroll2>>(function, space, n, source, op, result, tuning);
+    case ReduceAlgorithm::unroll8:
+      return reduce_passes<LadderKernels<team::Unroll8>>(function, space, n, source, op, result, tuning);
+    case ReduceAlgorithm::unroll_warps8:
+      return reduce_passes<LadderKernels<team::UnrollWarps8>>(function, space, n, source, op, result, tuning);
+    case ReduceAlgorithm::complete_unroll_warps8:
+      return reduce_passes<LadderKernels<team::CompleteUnrollWarps8>>(function, space, n, source, op, result,
+                                                                       tuning);
+    case ReduceAlgorithm::grid_stride:
+      return reduce_passes<GridStrideKernels>(function, space, n, source, op, result, tuning);
+    default:
+      break;
+  }
+  throw_invalid_argument(function, std::string("algorithm ") + to_string(options.algorithm) +
+                                       " has no portable multi-pass implementation");
 }
 
 }  // namespace kprim::impl

@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace kprim::impl {
@@ -16,7 +17,7 @@ namespace kprim::impl {
 /// Marks "no total wanted".
 struct NoTotal {};
 
-template <class Space, class T, class Op>
+template <class Space, class T, class Op, class Tile = team::RakingTile>
 class ThreePhaseScan {
  public:
   using memory_space = typename Space::memory_space;
@@ -61,7 +62,7 @@ class ThreePhaseScan {
 
   template <class In, class Out>
   void launch_tiles(const In& in, const Out& out, std::int64_t n, bool exclusive, const T& seed, T* totals) const {
-    using kernel = team::ScanTiles<Space, T, In, Out, Op>;
+    using kernel = team::ScanTiles<Space, T, In, Out, Op, Tile>;
     const std::int64_t tiles = (n + shape_.tile() - 1) / shape_.tile();
     Kokkos::parallel_for(function_, policy(tiles, kernel::scratch_bytes(shape_.team_size, shape_.items_per_thread)),
                          kernel{in, out, n, shape_.items_per_thread, exclusive, seed, totals, op_});
@@ -73,15 +74,15 @@ class ThreePhaseScan {
   Op op_;
 };
 
-/// The whole scan call: shape, one temporary allocation, the three phases, and the optional
+/// The whole scan call with tile algorithm `Tile`: shape, one temporary allocation, the three phases, and the optional
 /// total into a rank-0 View of any memory space (copied asynchronously when not accessible).
-template <class Space, class In, class Out, class Op, class Total = NoTotal>
-void scan_into(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
+template <class Tile, class Space, class In, class Out, class Op, class Total>
+void scan_with(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
                const typename Out::non_const_value_type& seed, const Op& op, const Tuning& tuning,
-               const Total& total = {}) {
+               const Total& total) {
   using T = typename Out::non_const_value_type;
   using memory_space = typename Space::memory_space;
-  using probe_kernel = team::ScanTiles<Space, T, In, Out, Op>;
+  using probe_kernel = team::ScanTiles<Space, T, In, Out, Op, Tile>;
   const std::int64_t n = std::int64_t(in.extent(0));
 
   const LaunchShape shape =
@@ -90,7 +91,7 @@ void scan_into(const char* function, const Space& space, const In& in, const Out
   if (shape.tile() < 2)  // the recursion over tile totals would not shrink
     throw_invalid_argument(function, "a scan tile must hold at least 2 elements (team_size * items_per_thread = " +
                                          std::to_string(shape.tile()) + ")");
-  const ThreePhaseScan<Space, T, Op> scan(function, space, shape, op);
+  const ThreePhaseScan<Space, T, Op, Tile> scan(function, space, shape, op);
 
   constexpr bool wants_total = !std::is_same_v<Total, NoTotal>;
   bool total_direct = true;
@@ -109,6 +110,30 @@ void scan_into(const char* function, const Space& space, const In& in, const Out
     if constexpr (!Kokkos::SpaceAccessibility<Space, typename Total::memory_space>::accessible)
       Kokkos::deep_copy(space, total, Kokkos::View<T, memory_space, Kokkos::MemoryUnmanaged>(total_ptr));
   }
+}
+
+/// The portable three-phase scan with the tile algorithm `options` names (`automatic` =
+/// `three_phase`, the raking tile; the device dispatch resolves `automatic` before it gets here).
+template <class Space, class In, class Out, class Op, class Total = NoTotal>
+void scan_into(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
+               const typename Out::non_const_value_type& seed, const Op& op, const ScanOptions& options,
+               const Total& total = {}) {
+  const Tuning& tuning = options.tuning;
+  switch (options.algorithm) {
+    case ScanAlgorithm::automatic:
+    case ScanAlgorithm::three_phase:
+      return scan_with<team::RakingTile>(function, space, in, out, exclusive, seed, op, tuning, total);
+    case ScanAlgorithm::hillis_steele:
+      return scan_with<team::HillisSteeleTile>(function, space, in, out, exclusive, seed, op, tuning, total);
+    case ScanAlgorithm::blelloch:
+      return scan_with<team::BlellochTile>(function, space, in, out, exclusive, seed, op, tuning, total);
+    case ScanAlgorithm::brent_kung:
+      return scan_with<team::BrentKungTile>(function, space, in, out, exclusive, seed, op, tuning, total);
+    default:
+      break;
+  }
+  throw_invalid_argument(function, std::string("algorithm ") + to_string(options.algorithm) +
+                                       " has no portable three-phase implementation");
 }
 
 }  // namespace kprim::impl
