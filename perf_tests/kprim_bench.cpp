@@ -201,6 +201,18 @@ void record(benchmark::State& state, const char* primitive, const char* impl, co
   measurements.push_back({primitive, impl, algorithm, type_name<T>(), n, seconds * 1e6, gbps, pct_copy});
 }
 
+/// `automatic` (what users get: the hand-written CUDA path where it exists) and every rung.
+std::vector<kprim::ReduceAlgorithm> bench_reduce_algorithms() {
+  std::vector<kprim::ReduceAlgorithm> list{kprim::ReduceAlgorithm::automatic};
+  list.insert(list.end(), std::begin(kprim::all_reduce_algorithms), std::end(kprim::all_reduce_algorithms));
+  return list;
+}
+std::vector<kprim::ScanAlgorithm> bench_scan_algorithms() {
+  std::vector<kprim::ScanAlgorithm> list{kprim::ScanAlgorithm::automatic};
+  list.insert(list.end(), std::begin(kprim::all_scan_algorithms), std::end(kprim::all_scan_algorithms));
+  return list;
+}
+
 // ---- peers --------------------------------------------------------------------------------
 
 template <class T>
@@ -261,7 +273,7 @@ void register_size(std::int64_t n) {
   });
 
   // reduce
-  for (const kprim::ReduceAlgorithm algorithm : kprim::all_reduce_algorithms) {
+  for (const kprim::ReduceAlgorithm algorithm : bench_reduce_algorithms()) {
     add(std::string("reduce/kprim/") + kprim::to_string(algorithm), [n, bytes, algorithm](benchmark::State& state) {
       Inputs<T>& in = inputs<T>(n);
       T value{};
@@ -281,7 +293,7 @@ void register_size(std::int64_t n) {
   });
 
   // dot
-  for (const kprim::ReduceAlgorithm algorithm : kprim::all_reduce_algorithms) {
+  for (const kprim::ReduceAlgorithm algorithm : bench_reduce_algorithms()) {
     add(std::string("dot/kprim/") + kprim::to_string(algorithm), [n, bytes, algorithm](benchmark::State& state) {
       Inputs<T>& in = inputs<T>(n);
       T value{};
@@ -303,7 +315,7 @@ void register_size(std::int64_t n) {
   // scans
   for (const bool exclusive : {false, true}) {
     const char* primitive = exclusive ? "exclusive_scan" : "inclusive_scan";
-    for (const kprim::ScanAlgorithm algorithm : kprim::all_scan_algorithms) {
+    for (const kprim::ScanAlgorithm algorithm : bench_scan_algorithms()) {
       add(std::string(primitive) + "/kprim/" + kprim::to_string(algorithm),
           [n, bytes, algorithm, exclusive, primitive](benchmark::State& state) {
             Inputs<T>& in = inputs<T>(n);

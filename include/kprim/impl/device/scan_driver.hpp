@@ -3,6 +3,7 @@
 // totals, tile offsets added), with all temporaries in one buffer.
 
 #include <kprim/impl/device/launch_shape.hpp>
+#include <kprim/impl/device/result_slot.hpp>
 #include <kprim/impl/device/temporary_storage.hpp>
 #include <kprim/impl/team/scan_tiles.hpp>
 
@@ -13,9 +14,6 @@
 #include <type_traits>
 
 namespace kprim::impl {
-
-/// Marks "no total wanted".
-struct NoTotal {};
 
 template <class Space, class T, class Op, class Tile = team::RakingTile>
 class ThreePhaseScan {

@@ -1,0 +1,74 @@
+#pragma once
+// Device layer of the single-pass algorithms (portable): reduce in one launch, and the scan with
+// decoupled look-back. The hand-written CUDA versions (impl/cuda) follow the same plan.
+
+#include <kprim/impl/device/launch_shape.hpp>
+#include <kprim/impl/device/result_slot.hpp>
+#include <kprim/impl/team/lookback_scan.hpp>
+#include <kprim/impl/team/single_pass_reduce.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace kprim::impl {
+
+/// One launch of team::SinglePassReduce: one wave of teams (the shape's max_teams), each a
+/// contiguous chunk; temporaries: a ticket and one partial per team.
+template <class Space, class Source, class Op, class Result>
+void single_pass_reduce_into(const char* function, const Space& space, std::int64_t n, const Source& source,
+                             const Op& op, const Result& result, const Tuning& tuning) {
+  using T = typename Result::non_const_value_type;
+  using kernel = team::SinglePassReduce<Space, T, Source, Op>;
+  const kernel probe{source, n, 1, nullptr, nullptr, nullptr, op};
+  const LaunchShape shape = choose_shape(function, space, Primitive::reduce, tuning, probe,
+                                         [](int team_size, int) { return kernel::scratch_bytes(team_size); });
+  const int teams = teams_for(n, shape);
+  const std::int64_t chunk = (n + teams - 1) / teams;
+  const std::size_t ticket_bytes = 16;
+  with_result_slot<T>(space, ticket_bytes + std::size_t(teams) * sizeof(T), result,
+                      [&](unsigned char* temp, T* target) {
+                        int* const ticket = reinterpret_cast<int*>(temp);
+                        if (teams > 1) zero_bytes(space, temp, ticket_bytes);
+                        Kokkos::parallel_for(
+                            function,
+                            Kokkos::TeamPolicy<Space>(space, teams, shape.team_size)
+                                .set_scratch_size(0, Kokkos::PerTeam(kernel::scratch_bytes(shape.team_size))),
+                            kernel{source, n, chunk, reinterpret_cast<T*>(temp + ticket_bytes), ticket, target, op});
+                      });
+}
+
+/// One launch of team::LookbackScanTiles, one team per tile; temporaries: the ticket, one flag,
+/// aggregate and inclusive prefix per tile (flags and ticket zeroed first).
+template <class Space, class In, class Out, class Op, class Total>
+void lookback_scan_into(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
+                        const typename Out::non_const_value_type& seed, const Op& op, const Tuning& tuning,
+                        const Total& total) {
+  using T = typename Out::non_const_value_type;
+  using kernel = team::LookbackScanTiles<Space, T, In, Out, Op>;
+  const std::int64_t n = std::int64_t(in.extent(0));
+  const kernel probe{in, out, n, 1, exclusive, seed, op, {}, nullptr};
+  const LaunchShape shape = choose_shape(function, space, Primitive::scan, tuning, probe, [](int team_size, int items) {
+    return kernel::scratch_bytes(team_size, items);
+  });
+  const std::int64_t tiles = n == 0 ? 1 : (n + shape.tile() - 1) / shape.tile();
+  if (tiles > std::int64_t(0x7fffffff))
+    throw_invalid_argument(function, "a scan of " + std::to_string(n) + " elements needs more than 2^31 tiles of " +
+                                         std::to_string(shape.tile()) + "; use a larger items_per_thread");
+  const std::size_t flags_offset = 16, flags_bytes = round_up16(std::size_t(tiles) * sizeof(int));
+  const std::size_t values_bytes = round_up16(std::size_t(tiles) * sizeof(T));
+  with_result_slot<T>(space, flags_offset + flags_bytes + 2 * values_bytes, total, [&](unsigned char* temp, T* target) {
+    zero_bytes(space, temp, flags_offset + flags_bytes);
+    const team::LookbackState<T> state{reinterpret_cast<std::int64_t*>(temp), reinterpret_cast<int*>(temp + flags_offset),
+                                       reinterpret_cast<T*>(temp + flags_offset + flags_bytes),
+                                       reinterpret_cast<T*>(temp + flags_offset + flags_bytes + values_bytes)};
+    Kokkos::parallel_for(function,
+                         Kokkos::TeamPolicy<Space>(space, int(tiles), shape.team_size)
+                             .set_scratch_size(0, Kokkos::PerTeam(kernel::scratch_bytes(shape.team_size,
+                                                                                       shape.items_per_thread))),
+                         kernel{in, out, n, shape.items_per_thread, exclusive, seed, op, state, target});
+  });
+}
+
+}  // namespace kprim::impl

@@ -1,0 +1,42 @@
+#pragma once
+// Shared host-side helpers of the compiled CUDA paths.
+
+#include <kprim/errors.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+namespace kprim::impl::cuda {
+
+/// Throws when a CUDA runtime call (or the launch before it) failed: a silent failure would
+/// leave the output unwritten.
+inline void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("kprim (CUDA path): ") + what + " failed: " + cudaGetErrorString(status));
+}
+
+/// Streaming multiprocessors of the instance's device.
+inline int sm_count(const Kokkos::Cuda& space) {
+  int count = 0;
+  check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, space.cuda_device()),
+        "cudaDeviceGetAttribute(multiProcessorCount)");
+  return count;
+}
+
+/// Rounds a byte offset up to 16 so every temporary array starts vector-aligned.
+constexpr std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+
+}  // namespace kprim::impl::cuda
+
+// Every (T, Op) pair has_cuda_path_v accepts; X(T, Op) is applied to each.
+#define KPRIM_CUDA_FOR_EACH_OP(X, T) X(T, ::kprim::Sum) X(T, ::kprim::Prod) X(T, ::kprim::Min) X(T, ::kprim::Max)
+#define KPRIM_CUDA_FOR_EACH_TYPE_AND_OP(X)              \
+  KPRIM_CUDA_FOR_EACH_OP(X, std::int32_t)               \
+  KPRIM_CUDA_FOR_EACH_OP(X, std::int64_t)               \
+  KPRIM_CUDA_FOR_EACH_OP(X, std::uint32_t)              \
+  KPRIM_CUDA_FOR_EACH_OP(X, std::uint64_t)              \
+  KPRIM_CUDA_FOR_EACH_OP(X, float)                      \
+  KPRIM_CUDA_FOR_EACH_OP(X, double)
