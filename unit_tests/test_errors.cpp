@@ -108,8 +108,16 @@ TEMPLATE_LIST_TEST_CASE("impossible tuning is reported", "[errors]", SpaceOnly) 
                       StartsWith("kprim::reduce: team_size " + std::to_string(too_many) + " exceeds the maximum"));
   REQUIRE_THROWS_WITH(kprim::inclusive_scan(space, in, in, kprim::Sum{}, {.tuning = {.items_per_thread = -1}}),
                       StartsWith("kprim::inclusive_scan: tuning values must be >= 0"));
-  REQUIRE_THROWS_WITH(kprim::inclusive_scan(space, in, in, kprim::Sum{}, {.tuning = {.team_size = 1, .items_per_thread = 1}}),
+  // The three-phase recursion needs tiles of 2 or more; the single-pass scan takes any tile.
+  REQUIRE_THROWS_WITH(kprim::inclusive_scan(space, in, in, kprim::Sum{},
+                                            {.algorithm = kprim::ScanAlgorithm::three_phase,
+                                             .tuning = {.team_size = 1, .items_per_thread = 1}}),
                       StartsWith("kprim::inclusive_scan: a scan tile must hold at least 2 elements"));
+  const auto out = to_space(space, std::vector<double>(10, 0.0), "out");
+  kprim::inclusive_scan(space, in, out, kprim::Sum{},
+                        {.algorithm = kprim::ScanAlgorithm::decoupled_lookback,
+                         .tuning = {.team_size = 1, .items_per_thread = 1}});
+  REQUIRE(to_host(out) == std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
   REQUIRE_THROWS_WITH(kprim::inclusive_scan(space, in, in, kprim::Sum{}, {.tuning = {.items_per_thread = 1 << 30}}),
                       ContainsSubstring("bytes of team scratch"));
 }

@@ -19,8 +19,7 @@ std::int64_t scan_tiles(std::int64_t n, std::size_t value_size) {
 std::size_t scan_temp_bytes(std::int64_t n, std::size_t value_size) {
   const std::size_t tiles = std::size_t(scan_tiles(n, value_size));
   if (tiles == 1) return 0;
-  // tile counter | flags | aggregates | inclusive prefixes
-  return 16 + align16(tiles * sizeof(unsigned)) + 2 * align16(tiles * value_size);
+  return 16 + tiles * (value_size == 4 ? 8 : 16);  // tile counter | one status word per tile
 }
 
 template <class T, class Op>
@@ -31,23 +30,21 @@ void scan(const Kokkos::Cuda& space, Input<T> in, Output<T> out, std::int64_t n,
   if (tiles > std::int64_t(0x7fffffff))
     throw std::runtime_error("kprim (CUDA path): scan of more than 2^31 tiles");
   const cudaStream_t stream = space.cuda_stream();
-  TileStatus<T> status{nullptr, nullptr, nullptr};
+  TileWord<T>* words = nullptr;
   unsigned* counter = nullptr;
   if (tiles > 1) {
     auto* bytes = static_cast<unsigned char*>(temp);
     counter = reinterpret_cast<unsigned*>(bytes);
-    status.flags = reinterpret_cast<unsigned*>(bytes + 16);
-    status.aggregates = reinterpret_cast<T*>(bytes + 16 + align16(tiles * sizeof(unsigned)));
-    status.inclusives = reinterpret_cast<T*>(bytes + 16 + align16(tiles * sizeof(unsigned)) + align16(tiles * sizeof(T)));
-    check(cudaMemsetAsync(bytes, 0, 16 + tiles * sizeof(unsigned), stream), "cudaMemsetAsync (scan tile flags)");
+    words = reinterpret_cast<TileWord<T>*>(bytes + 16);
+    check(cudaMemsetAsync(bytes, 0, scan_temp_bytes(n, sizeof(T)), stream), "cudaMemsetAsync (scan tile states)");
   }
   const bool vectorized = in.stride == 1 && out.stride == 1 && is_aligned16(in.data) && is_aligned16(out.data);
   if (vectorized)
-    scan_kernel<T, Op, true><<<unsigned(tiles), scan_block_size, 0, stream>>>(in, out, n, exclusive, seed, op, total,
-                                                                              status, counter);
+    scan_kernel<T, Op, true, scan_min_blocks_per_sm><<<unsigned(tiles), scan_block_size, 0, stream>>>(
+        in, out, n, exclusive, seed, op, total, words, counter);
   else
-    scan_kernel<T, Op, false><<<unsigned(tiles), scan_block_size, 0, stream>>>(in, out, n, exclusive, seed, op,
-                                                                               total, status, counter);
+    scan_kernel<T, Op, false, scan_min_blocks_per_sm><<<unsigned(tiles), scan_block_size, 0, stream>>>(
+        in, out, n, exclusive, seed, op, total, words, counter);
   check(cudaGetLastError(), "scan kernel launch");
 }
 

@@ -14,8 +14,8 @@
 // every thread rescans its run from its prefix in registers and stores it. In: n reads, out:
 // n writes, plus a few bytes per tile: the 2n traffic of a copy.
 //
-// Flags and values live in separate arrays: values are written first, then the flag with a
-// release store; readers load the flag with an acquire load and the value bypassing L1 after it.
+// A tile's flag and value share one word (TileWord), so publishing and reading are single
+// accesses at GPU scope that bypass the non-coherent L1.
 
 #include <kprim/impl/cuda/block.cuh>
 #include <kprim/impl/cuda/load.cuh>
@@ -25,9 +25,15 @@
 
 namespace kprim::impl::cuda {
 
-// Tuning (H200, 2026-11-22, see perf_tests/results): 256 threads; 16 items per thread for 4-byte
-// types and 8 for 8-byte ones, so a tile is 16 KiB of input.
+// Tuning, measured on an H100 80GB HBM3, 2026-11-22 (kprim-bench, float inclusive scan, 2^28,
+// GB/s of ideal traffic; CUB 2386, copy 2922 in the same runs):
+//   separate flag/value arrays, acquire polls, direct vector loads ........ 1473
+//   one status word per tile (flag + value in one access) ................ 1626
+//   + __launch_bounds__(256, 8): 32 registers, 8 blocks per SM ............ 1812
+//   + warp-striped loads/stores through shared memory .................... 2120
+// 256 threads; 16 items per thread for 4-byte types and 8 for 8-byte ones: 16 KiB of input per tile.
 inline constexpr int scan_block_size = 256;
+inline constexpr int scan_min_blocks_per_sm = 8;
 template <class T>
 inline constexpr int scan_items_per_thread = sizeof(T) == 4 ? 16 : 8;
 template <class T>
@@ -35,44 +41,64 @@ inline constexpr std::int64_t scan_tile_size = std::int64_t(scan_block_size) * s
 
 enum TileFlag : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2 };
 
+/// A tile's status and value in one word, written and read with one instruction, so a reader
+/// never sees a flag without its value and needs no fence (one L2 round trip per look-back
+/// window instead of flag, fence, value). 4-byte T: value in the low half of a 64-bit word;
+/// 8-byte T: a 16-byte pair moved with one vector access (as CUB's tile state does).
+template <class T, bool Wide = (sizeof(T) == 8)>
+struct TileWord;
+
 template <class T>
-struct TileStatus {
-  unsigned* flags;
-  T* aggregates;
-  T* inclusives;
+struct alignas(8) TileWord<T, false> {
+  unsigned long long bits;
+  __device__ static void publish(TileWord* word, T value, unsigned flag) {
+    unsigned value_bits;
+    __builtin_memcpy(&value_bits, &value, 4);
+    const unsigned long long bits = (static_cast<unsigned long long>(flag) << 32) | value_bits;
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(word), "l"(bits) : "memory");
+  }
+  __device__ static void read(const TileWord* word, T& value, unsigned& flag) {
+    unsigned long long bits;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(bits) : "l"(word) : "memory");
+    flag = unsigned(bits >> 32);
+    const unsigned value_bits = unsigned(bits);
+    __builtin_memcpy(&value, &value_bits, 4);
+  }
 };
 
-// The spin reads flags with relaxed loads (L2, no L1 invalidation: ld.acquire would invalidate
-// the SM's L1 on every poll, measured 2026-11-22 on an H100 as the scan running at 0.6x CUB with
-// 64% of warp stalls at the barrier behind the look-back); one fence after the window is seen
-// orders the value loads after the flag loads.
-__device__ __forceinline__ unsigned load_relaxed(const unsigned* flag) {
-  unsigned value;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(flag) : "memory");
-  return value;
-}
+template <class T>
+struct alignas(16) TileWord<T, true> {
+  unsigned long long bits, flag;
+  __device__ static void publish(TileWord* word, T value, unsigned flag) {
+    unsigned long long value_bits;
+    __builtin_memcpy(&value_bits, &value, 8);
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(word), "l"(value_bits),
+                 "l"(static_cast<unsigned long long>(flag))
+                 : "memory");
+  }
+  __device__ static void read(const TileWord* word, T& value, unsigned& flag) {
+    unsigned long long value_bits, flag_bits;
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(value_bits), "=l"(flag_bits) : "l"(word) : "memory");
+    flag = unsigned(flag_bits);
+    __builtin_memcpy(&value, &value_bits, 8);
+  }
+};
 
-__device__ __forceinline__ void store_release(unsigned* flag, unsigned value) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
-}
+/// Shared-memory index with one padding slot every 32 elements (bank-conflict-free transposes).
+__host__ __device__ constexpr int exchange_padded(int index) { return index + index / 32; }
 
 /// Called by all 32 lanes of warp 0 of tile `tile` (> 0): op over every earlier tile, in order.
 template <class T, class Op>
-__device__ T look_back(const TileStatus<T>& status, std::int64_t tile, const Op& op, const T& identity) {
+__device__ T look_back(const TileWord<T>* words, std::int64_t tile, const Op& op, const T& identity) {
   const int lane = lane_id();
   T prefix = identity;
   for (std::int64_t nearest = tile - 1;; nearest -= warp_size) {
     const std::int64_t predecessor = nearest - lane;  // lane 0 looks at the nearest
-    unsigned flag;
-    flag = predecessor >= 0 ? load_relaxed(status.flags + predecessor) : unsigned(tile_inclusive);
-    while (__any_sync(full_warp_mask, flag == tile_empty)) {
-      __nanosleep(20);  // back off a little: polls of every waiting warp share the L2
-      if (flag == tile_empty) flag = load_relaxed(status.flags + predecessor);
-    }
-    __threadfence();
+    unsigned flag = tile_inclusive;
     T value = identity;
-    if (predecessor >= 0)
-      value = flag == tile_inclusive ? __ldcg(status.inclusives + predecessor) : __ldcg(status.aggregates + predecessor);
+    if (predecessor >= 0) TileWord<T>::read(words + predecessor, value, flag);
+    while (__any_sync(full_warp_mask, flag == tile_empty))
+      if (flag == tile_empty) TileWord<T>::read(words + predecessor, value, flag);
     const unsigned inclusive_lanes = __ballot_sync(full_warp_mask, flag == tile_inclusive);
     const int stop = inclusive_lanes ? __ffs(int(inclusive_lanes)) - 1 : warp_size - 1;
     if (lane > stop) value = identity;
@@ -85,13 +111,14 @@ __device__ T look_back(const TileStatus<T>& status, std::int64_t tile, const Op&
   }
 }
 
-template <class T, class Op, bool Vectorized>
-__global__ void __launch_bounds__(scan_block_size)
+template <class T, class Op, bool Vectorized, int MinBlocksPerSM>
+__global__ void __launch_bounds__(scan_block_size, MinBlocksPerSM)
     scan_kernel(Input<T> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op, T* total,
-                TileStatus<T> status, unsigned* tile_counter) {
+                TileWord<T>* words, unsigned* tile_counter) {
   constexpr int items = scan_items_per_thread<T>;
   constexpr std::int64_t tile_size = scan_tile_size<T>;
   __shared__ BlockStorage<T, scan_block_size> storage;
+  __shared__ T exchange_storage[(scan_block_size / warp_size) * exchange_padded(warp_size * items)];
   __shared__ std::int64_t tile_slot;
   __shared__ T prefix_slot;
   const T identity = identity_of<T>(op);
@@ -106,13 +133,25 @@ __global__ void __launch_bounds__(scan_block_size)
   const bool full_tile = (tile + 1) * tile_size <= n;
 
   T values[items];
+  // Full aligned tiles move through shared memory warp by warp: each warp load/store
+  // instruction covers 512 contiguous bytes (lane l takes vector l, l + 32, ...), then each lane
+  // reads its own run of `items` consecutive elements (padded against bank conflicts).
+  constexpr int width = Vector16<T>::size;
+  constexpr int per_warp = warp_size * items;
+  const int lane = lane_id();
+  T* const exchange = exchange_storage + (threadIdx.x / warp_size) * exchange_padded(per_warp);
+  const std::int64_t warp_first = tile * tile_size + std::int64_t(threadIdx.x / warp_size) * per_warp;
   if (Vectorized && full_tile) {
 #pragma unroll
-    for (int v = 0; v < items / Vector16<T>::size; ++v) {
-      const Vector16<T> loaded = load_vector(in.data + first + v * Vector16<T>::size);
+    for (int v = 0; v < items / width; ++v) {
+      const int index = (v * warp_size + lane) * width;
+      const Vector16<T> loaded = load_vector(in.data + warp_first + index);
 #pragma unroll
-      for (int k = 0; k < Vector16<T>::size; ++k) values[v * Vector16<T>::size + k] = loaded.lane[k];
+      for (int k = 0; k < width; ++k) exchange[exchange_padded(index + k)] = loaded.lane[k];
     }
+    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < items; ++k) values[k] = exchange[exchange_padded(lane * items + k)];
   } else {
 #pragma unroll
     for (int k = 0; k < items; ++k) values[k] = first + k < n ? in.data[(first + k) * in.stride] : identity;
@@ -127,20 +166,13 @@ __global__ void __launch_bounds__(scan_block_size)
   T tile_prefix = seed;
   if (gridDim.x > 1) {
     if (tile == 0) {
-      if (threadIdx.x == 0) {
-        status.inclusives[0] = op(seed, aggregate);
-        store_release(status.flags, tile_inclusive);
-      }
+      if (threadIdx.x == 0) TileWord<T>::publish(words, op(seed, aggregate), tile_inclusive);
     } else {
       if (threadIdx.x < warp_size) {
+        if (threadIdx.x == 0) TileWord<T>::publish(words + tile, aggregate, tile_aggregate);
+        const T exclusive_prefix = look_back(words, tile, op, identity);  // tile 0's prefix holds the seed
         if (threadIdx.x == 0) {
-          status.aggregates[tile] = aggregate;
-          store_release(status.flags + tile, tile_aggregate);
-        }
-        const T exclusive_prefix = look_back(status, tile, op, identity);  // tile 0's prefix holds the seed
-        if (threadIdx.x == 0) {
-          status.inclusives[tile] = op(exclusive_prefix, aggregate);
-          store_release(status.flags + tile, tile_inclusive);
+          TileWord<T>::publish(words + tile, op(exclusive_prefix, aggregate), tile_inclusive);
           prefix_slot = exclusive_prefix;
         }
       }
@@ -163,12 +195,17 @@ __global__ void __launch_bounds__(scan_block_size)
   }
 
   if (Vectorized && full_tile) {
+    __syncwarp();  // every lane has read its run before the exchange is rewritten
 #pragma unroll
-    for (int v = 0; v < items / Vector16<T>::size; ++v) {
+    for (int k = 0; k < items; ++k) exchange[exchange_padded(lane * items + k)] = values[k];
+    __syncwarp();
+#pragma unroll
+    for (int v = 0; v < items / width; ++v) {
+      const int index = (v * warp_size + lane) * width;
       Vector16<T> stored;
 #pragma unroll
-      for (int k = 0; k < Vector16<T>::size; ++k) stored.lane[k] = values[v * Vector16<T>::size + k];
-      store_vector(out.data + first + v * Vector16<T>::size, stored);
+      for (int k = 0; k < width; ++k) stored.lane[k] = exchange[exchange_padded(index + k)];
+      store_vector(out.data + warp_first + index, stored);
     }
   } else {
 #pragma unroll
