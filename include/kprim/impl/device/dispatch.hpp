@@ -60,9 +60,13 @@ cuda::Output<typename View::non_const_value_type> cuda_output(const View& view) 
 
 /// What `automatic` runs on Space's portable kernels for n elements (the hand-written CUDA
 /// paths, where they apply, come first).
+// Portable kernels, H100 80GB HBM3, 2026-11-22 (kprim-bench --ladder, float, 2^28, GB/s):
+// reduce tree 2220 / single_pass 2340, dot tree 2793 / single_pass 1953, scan three_phase 672 /
+// decoupled_lookback 456 (its look-back runs at team barriers). On the 2-core CPU the single-pass
+// forms move 2n instead of 4n (scan) and fold with independent chains.
 template <class Space>
 ReduceAlgorithm automatic_reduce_algorithm(std::int64_t) {
-  return ReduceAlgorithm::single_pass;
+  return is_host_space_v<Space> ? ReduceAlgorithm::single_pass : ReduceAlgorithm::tree;
 }
 template <class Space>
 ScanAlgorithm automatic_scan_algorithm(std::int64_t) {
