@@ -91,6 +91,23 @@ inline constexpr ReduceAlgorithm reduce_ladder[] = {
 inline constexpr ScanAlgorithm scan_ladder[] = {ScanAlgorithm::hillis_steele, ScanAlgorithm::blelloch,
                                                 ScanAlgorithm::brent_kung};
 
+/// How far results are reproducible (see README, "Reproducible results").
+enum class Determinism {
+  /// The fastest algorithm for the space. Reduce and dot give the same bits run after run on the
+  /// same device with the same tuning; scans on the single-pass paths may differ in the last bits
+  /// of floating-point results from run to run (their look-back combines whatever is published).
+  fastest,
+  /// The same bits for the same input, op and n on every run, team size, tile count, thread count,
+  /// GPU and execution space: the order of operations is a function of n alone (README gives it).
+  /// Integer types with the built-in ops are exact in any order and keep the fastest paths.
+  bitwise,
+};
+
+/// The name of a determinism mode ("fastest", "bitwise").
+constexpr const char* to_string(Determinism determinism) {
+  return determinism == Determinism::bitwise ? "bitwise" : "fastest";
+}
+
 /// Tuning knobs shared by all primitives. Zero means "choose for the execution space".
 /// Results do not depend on them, except for rounding of floating-point ops.
 struct Tuning {
@@ -103,12 +120,17 @@ struct Tuning {
 struct ReduceOptions {
   ReduceAlgorithm algorithm = ReduceAlgorithm::automatic;
   Tuning tuning = {};
+  /// Determinism::bitwise needs algorithm = automatic (it fixes the order itself) and ignores
+  /// tuning.items_per_thread (its tiles are fixed); team_size and max_teams still apply.
+  Determinism determinism = Determinism::fastest;
 };
 
 /// Options of kprim::inclusive_scan and kprim::exclusive_scan.
 struct ScanOptions {
   ScanAlgorithm algorithm = ScanAlgorithm::automatic;
   Tuning tuning = {};
+  /// As ReduceOptions::determinism.
+  Determinism determinism = Determinism::fastest;
 };
 
 }  // namespace kprim

@@ -4,6 +4,7 @@
 
 #include <kprim/impl/cuda/api.hpp>
 #include <kprim/impl/cuda/trait.hpp>
+#include <kprim/impl/device/bitwise_driver.hpp>
 #include <kprim/impl/device/reduce_driver.hpp>
 #include <kprim/impl/device/result_slot.hpp>
 #include <kprim/impl/device/scan_driver.hpp>
@@ -13,6 +14,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace kprim::impl {
@@ -43,6 +45,24 @@ constexpr bool cuda_path_applies() {
   } else {
     return std::is_same_v<typename Source::non_const_value_type, T>;
   }
+}
+
+/// True when every order of operations gives the same bits: integers (wrapping) with the
+/// built-in ops. Floating-point Min/Max are not on the list: with signed zeros and NaNs their
+/// result depends on which operand comes first.
+template <class T, class Op>
+constexpr bool exact_in_any_order() {
+  return std::is_integral_v<T> && (std::is_same_v<Op, Sum> || std::is_same_v<Op, Prod> ||
+                                   std::is_same_v<Op, Min> || std::is_same_v<Op, Max>);
+}
+
+/// Determinism::bitwise orders the operations itself, so it takes no algorithm.
+template <class Algorithm>
+void check_bitwise_algorithm(const char* function, Algorithm algorithm) {
+  if (algorithm != Algorithm::automatic)
+    throw_invalid_argument(function, std::string("determinism = bitwise fixes the order of operations and needs "
+                                                 "algorithm = automatic, got ") +
+                                         to_string(algorithm));
 }
 
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
@@ -78,6 +98,13 @@ template <class Space, class Source, class Op, class Result>
 void run_reduce(const char* function, const Space& space, std::int64_t n, const Source& source, const Op& op,
                 const Result& result, const ReduceOptions& options) {
   using T = typename Result::non_const_value_type;
+  if (options.determinism == Determinism::bitwise) {
+    detail::check_bitwise_algorithm(function, options.algorithm);
+    if constexpr (!detail::exact_in_any_order<T, Op>()) {
+      bitwise_reduce_into(function, space, n, source, op, result, options.tuning);
+      return;
+    }
+  }
   if constexpr (detail::cuda_path_applies<Space, T, Op, Source>()) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
     if (options.algorithm == ReduceAlgorithm::automatic && detail::is_default(options.tuning)) {
@@ -99,7 +126,7 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
     single_pass_reduce_into(function, space, n, source, op, result, options.tuning);
     return;
   }
-  reduce_into(function, space, n, source, op, result, ReduceOptions{algorithm, options.tuning});
+  reduce_into(function, space, n, source, op, result, ReduceOptions{algorithm, options.tuning, options.determinism});
 }
 
 /// Scans in -> out (exclusive: seeded with `seed`) with the algorithm `options` asks for; the
@@ -109,6 +136,13 @@ void run_scan(const char* function, const Space& space, const In& in, const Out&
               const typename Out::non_const_value_type& seed, const Op& op, const ScanOptions& options,
               const Total& total) {
   using T = typename Out::non_const_value_type;
+  if (options.determinism == Determinism::bitwise) {
+    detail::check_bitwise_algorithm(function, options.algorithm);
+    if constexpr (!detail::exact_in_any_order<T, Op>()) {
+      bitwise_scan_into(function, space, in, out, exclusive, seed, op, options.tuning, total);
+      return;
+    }
+  }
   if constexpr (detail::cuda_path_applies<Space, T, Op, In>()) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
     if (options.algorithm == ScanAlgorithm::automatic && detail::is_default(options.tuning)) {
@@ -128,7 +162,7 @@ void run_scan(const char* function, const Space& space, const In& in, const Out&
     lookback_scan_into(function, space, in, out, exclusive, seed, op, options.tuning, total);
     return;
   }
-  scan_into(function, space, in, out, exclusive, seed, op, ScanOptions{algorithm, options.tuning}, total);
+  scan_into(function, space, in, out, exclusive, seed, op, ScanOptions{algorithm, options.tuning, options.determinism}, total);
 }
 
 }  // namespace kprim::impl
