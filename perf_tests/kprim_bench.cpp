@@ -282,6 +282,15 @@ void register_size(std::int64_t n) {
       record<T>(state, "reduce", "kprim", kprim::to_string(algorithm), n, s, bytes);
     });
   }
+  // Determinism::bitwise beside the default (issue #8: target <= 1.3x its time at n >= 2^24).
+  add("reduce/kprim/bitwise", [n, bytes](benchmark::State& state) {
+    Inputs<T>& in = inputs<T>(n);
+    T value{};
+    const double s = time_calls(
+        state, [&] { value = kprim::reduce(Space(), in.x, kprim::Sum{}, {.determinism = kprim::Determinism::bitwise}); });
+    if (value != in.sum) wrong("kprim::reduce bitwise");
+    record<T>(state, "reduce", "kprim", "bitwise", n, s, bytes);
+  });
   add("reduce/kokkos/parallel_reduce", [n, bytes](benchmark::State& state) {
     Inputs<T>& in = inputs<T>(n);
     T value{};
@@ -302,6 +311,14 @@ void register_size(std::int64_t n) {
       record<T>(state, "dot", "kprim", kprim::to_string(algorithm), n, s, 2 * bytes);
     });
   }
+  add("dot/kprim/bitwise", [n, bytes](benchmark::State& state) {
+    Inputs<T>& in = inputs<T>(n);
+    T value{};
+    const double s =
+        time_calls(state, [&] { value = kprim::dot(Space(), in.x, in.y, {.determinism = kprim::Determinism::bitwise}); });
+    if (value != in.dot) wrong("kprim::dot bitwise");
+    record<T>(state, "dot", "kprim", "bitwise", n, s, 2 * bytes);
+  });
   add("dot/kokkos/parallel_reduce", [n, bytes](benchmark::State& state) {
     Inputs<T>& in = inputs<T>(n);
     T value{};
@@ -328,6 +345,16 @@ void register_size(std::int64_t n) {
             record<T>(state, primitive, "kprim", kprim::to_string(algorithm), n, s, 2 * bytes);
           });
     }
+    add(std::string(primitive) + "/kprim/bitwise", [n, bytes, exclusive, primitive](benchmark::State& state) {
+      Inputs<T>& in = inputs<T>(n);
+      const kprim::ScanOptions options{.determinism = kprim::Determinism::bitwise};
+      const double s = time_calls(state, [&] {
+        if (exclusive) kprim::exclusive_scan(Space(), in.x, in.out, T(0), kprim::Sum{}, options);
+        else kprim::inclusive_scan(Space(), in.x, in.out, kprim::Sum{}, options);
+      });
+      in.check_scan(exclusive, std::string("kprim::") + primitive + " bitwise");
+      record<T>(state, primitive, "kprim", "bitwise", n, s, 2 * bytes);
+    });
     add(std::string(primitive) + "/kokkos/parallel_scan", [n, bytes, exclusive, primitive](benchmark::State& state) {
       Inputs<T>& in = inputs<T>(n);
       const double s = time_calls(state, [&] {

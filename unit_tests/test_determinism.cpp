@@ -181,11 +181,15 @@ TEMPLATE_LIST_TEST_CASE("bitwise results are the documented order's, for every t
     const std::vector<T> x = order_sensitive_input<T>(n, 11 + n);
     const std::vector<T> y = order_sensitive_input<T>(n, 12 + n);
     const Outcome expected = reference_all(x, y);
+    // The default tuning first (the hand-written CUDA path where it exists), then the portable
+    // kernels with every team size and several tile counts per launch.
+    std::vector<kprim::Tuning> tunings{{}};
     for (const int team_size : team_sizes(space))
-      for (const int max_teams : {0, 1, 3, 7}) {
-        INFO(case_name<TestType>() << ", n = " << n << ", team_size " << team_size << ", max_teams " << max_teams);
-        REQUIRE(run_all(space, x, y, kprim::Tuning{team_size, 0, max_teams}) == expected);
-      }
+      for (const int max_teams : {0, 1, 3, 7}) tunings.push_back({team_size, 0, max_teams});
+    for (const kprim::Tuning& tuning : tunings) {
+      INFO(case_name<TestType>() << ", n = " << n << ", " << describe(tuning));
+      REQUIRE(run_all(space, x, y, tuning) == expected);
+    }
   }
 }
 
@@ -211,6 +215,7 @@ TEMPLATE_LIST_TEST_CASE("bitwise order keeps non-commutative ops exact, and sign
     REQUIRE(bits_of(kprim::reduce(space, x, kprim::Min{}, {.tuning = {team_size, 0, 0},
                                                            .determinism = kprim::Determinism::bitwise})) ==
             bits_of(expected));
+  REQUIRE(bits_of(kprim::reduce(space, x, kprim::Min{}, bitwise_reduce)) == bits_of(expected));
   // Integer Sum is exact in any order: bitwise mode takes the fast path and gives the exact sum.
   const std::vector<std::int32_t> ints = exact_input<std::int32_t, kprim::Sum>(100'003, 3);
   const auto xi = to_space(space, ints, "ints");

@@ -4,6 +4,7 @@
 
 #include <kprim/impl/concepts.hpp>
 #include <kprim/impl/device/dispatch.hpp>
+#include <kprim/impl/thread/rounded_product.hpp>
 #include <kprim/impl/validate.hpp>
 #include <kprim/ops.hpp>
 #include <kprim/options.hpp>
@@ -16,20 +17,6 @@
 namespace kprim {
 
 namespace impl {
-/// a * b rounded to T before anything is added to it. nvcc would otherwise contract the
-/// product and the sum into one fma on the GPU (one rounding instead of two) while the host
-/// rounds twice, and Determinism::bitwise promises the same bits on both.
-template <class T>
-KOKKOS_FUNCTION T rounded_product(const T& a, const T& b) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<T, float>) return __fmul_rn(a, b);
-  else if constexpr (std::is_same_v<T, double>) return __dmul_rn(a, b);
-  else return a * b;
-#else
-  return a * b;
-#endif
-}
-
 /// The reduce driver's source for a dot product: products formed as they are loaded.
 template <class T, class X, class Y>
 struct Products {

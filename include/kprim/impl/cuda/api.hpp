@@ -47,6 +47,20 @@ template <class T, class Op>
 void scan(const Kokkos::Cuda& space, Input<T> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
           T* total, void* temp);
 
+/// Temporary bytes the Determinism::bitwise paths need for n elements of `value_size` bytes.
+std::size_t bitwise_temp_bytes(std::int64_t n, std::size_t value_size);
+
+/// Determinism::bitwise reduce, dot and scan (float and double, the built-in ops; dot: Sum),
+/// in the order of impl/team/bitwise_tree.hpp; arguments as for reduce, dot and scan, except
+/// that an inclusive scan (exclusive = false) ignores `seed`.
+template <class T, class Op>
+void bitwise_reduce(const Kokkos::Cuda& space, Input<T> x, std::int64_t n, Op op, T* result, void* temp);
+template <class T>
+void bitwise_dot(const Kokkos::Cuda& space, Input<T> x, Input<T> y, std::int64_t n, T* result, void* temp);
+template <class T, class Op>
+void bitwise_scan(const Kokkos::Cuda& space, Input<T> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
+                  T* total, void* temp);
+
 }  // namespace kprim::impl::cuda
 
 #endif

@@ -101,6 +101,19 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
   if (options.determinism == Determinism::bitwise) {
     detail::check_bitwise_algorithm(function, options.algorithm);
     if constexpr (!detail::exact_in_any_order<T, Op>()) {
+      if constexpr (detail::cuda_path_applies<Space, T, Op, Source>()) {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
+        if (detail::is_default(options.tuning)) {
+          with_result_slot<T>(space, cuda::bitwise_temp_bytes(n, sizeof(T)), result, [&](unsigned char* temp, T* target) {
+            if constexpr (detail::is_products<Source>::value)
+              cuda::bitwise_dot<T>(space, detail::cuda_input(source.x), detail::cuda_input(source.y), n, target, temp);
+            else
+              cuda::bitwise_reduce<T, Op>(space, detail::cuda_input(source), n, op, target, temp);
+          });
+          return;
+        }
+#endif
+      }
       bitwise_reduce_into(function, space, n, source, op, result, options.tuning);
       return;
     }
@@ -139,6 +152,18 @@ void run_scan(const char* function, const Space& space, const In& in, const Out&
   if (options.determinism == Determinism::bitwise) {
     detail::check_bitwise_algorithm(function, options.algorithm);
     if constexpr (!detail::exact_in_any_order<T, Op>()) {
+      if constexpr (detail::cuda_path_applies<Space, T, Op, In>()) {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
+        if (detail::is_default(options.tuning)) {
+          const std::int64_t n = std::int64_t(in.extent(0));
+          with_result_slot<T>(space, cuda::bitwise_temp_bytes(n, sizeof(T)), total, [&](unsigned char* temp, T* target) {
+            cuda::bitwise_scan<T, Op>(space, detail::cuda_input(in), detail::cuda_output(out), n, exclusive, seed, op,
+                                      target, temp);
+          });
+          return;
+        }
+#endif
+      }
       bitwise_scan_into(function, space, in, out, exclusive, seed, op, options.tuning, total);
       return;
     }

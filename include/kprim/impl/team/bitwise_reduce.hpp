@@ -56,7 +56,7 @@ struct BitwiseReduce {
     const std::int64_t end_tile = Kokkos::min(tiles, first_tile + tiles_per_team);
     for (std::int64_t t = first_tile; t < end_tile; ++t) {
       const std::int64_t begin = t * tile_size;
-      const int leaves = int((Kokkos::min(n - begin, tile_size) + leaf_size - 1) / leaf_size);
+      const int leaves = int((Kokkos::min(n - begin, std::int64_t(tile_size)) + leaf_size - 1) / leaf_size);
       for (int j = rank; j < leaves; j += size) {
         const std::int64_t first = begin + std::int64_t(j) * leaf_size;
         tree(j) = bitwise::fold_leaf<T>(first, Kokkos::min(n, first + leaf_size),
@@ -81,7 +81,7 @@ struct BitwiseReduce {
     // The teams' nodes are aligned nodes of one level: the tree goes on over them, 256 at a time.
     depth = 0;
     for (int block = 0; block < league; block += bitwise::tile_leaves) {
-      const int count = Kokkos::min(bitwise::tile_leaves, league - block);
+      const int count = Kokkos::min(int(bitwise::tile_leaves), league - block);
       for (int j = rank; j < count; j += size) tree(j) = Kokkos::atomic_load(partials + block + j);
       team.team_barrier();
       const T root = bitwise::up_sweep(team, tree.data(), count, op);

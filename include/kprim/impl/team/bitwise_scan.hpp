@@ -40,7 +40,7 @@ template <int LeafSize, class T, class Member, class Source, class Op>
 KOKKOS_FUNCTION int load_leaves(const Member& team, T* tree, const Source& source, std::int64_t begin,
                                 std::int64_t n, const Op& op) {
   constexpr std::int64_t tile_size = std::int64_t(LeafSize) * bitwise::tile_leaves;
-  const int count = int((Kokkos::min(n - begin, tile_size) + LeafSize - 1) / LeafSize);
+  const int count = int((Kokkos::min(n - begin, std::int64_t(tile_size)) + LeafSize - 1) / LeafSize);
   for (int j = team.team_rank(); j < count; j += team.team_size()) {
     const std::int64_t first = begin + std::int64_t(j) * LeafSize;
     tree[j] = bitwise::fold_leaf<T>(first, Kokkos::min(n, first + LeafSize),

@@ -1,0 +1,78 @@
+// Hand-written CUDA Determinism::bitwise reduce, dot and scan: host launchers and explicit
+// instantiations for the floating-point types (integers with the built-in ops are exact in any
+// order and take the fastest paths).
+
+#include <kprim/impl/cuda/bitwise.cuh>
+
+#include "common.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace kprim::impl::cuda {
+
+namespace {
+
+std::int64_t bitwise_tiles(std::int64_t n) {
+  return std::max<std::int64_t>(1, (n + bitwise_tile_size - 1) / bitwise_tile_size);  // n = 0: one block writes the result
+}
+
+template <class T, class Op, bool Scan, bool Dot>
+void launch_bitwise(const Kokkos::Cuda& space, Input<T> x, Input<T> y, Output<T> out, std::int64_t n, bool exclusive,
+                    T seed, Op op, T* total, void* temp) {
+  const std::int64_t tiles = bitwise_tiles(n);
+  if (tiles > std::int64_t(0x7fffffff)) throw std::runtime_error("kprim (CUDA path): bitwise pass over more than 2^31 tiles");
+  const cudaStream_t stream = space.cuda_stream();
+  unsigned long long* counter = nullptr;
+  TileWord<T>* nodes = nullptr;
+  if (tiles > 1) {
+    auto* bytes = static_cast<unsigned char*>(temp);
+    counter = reinterpret_cast<unsigned long long*>(bytes);
+    nodes = reinterpret_cast<TileWord<T>*>(bytes + 16);
+    check(cudaMemsetAsync(bytes, 0, bitwise_temp_bytes(n, sizeof(T)), stream), "cudaMemsetAsync (bitwise tree nodes)");
+  }
+  bool vectorized = x.stride == 1 && is_aligned16(x.data);
+  if (Dot) vectorized = vectorized && y.stride == 1 && is_aligned16(y.data);
+  if (Scan) vectorized = vectorized && out.stride == 1 && is_aligned16(out.data);
+  if (vectorized)
+    bitwise_kernel<T, Op, true, Scan, Dot><<<unsigned(tiles), bitwise_block_size, 0, stream>>>(
+        x, y, out, n, tiles, exclusive, seed, op, total, nodes, counter);
+  else
+    bitwise_kernel<T, Op, false, Scan, Dot><<<unsigned(tiles), bitwise_block_size, 0, stream>>>(
+        x, y, out, n, tiles, exclusive, seed, op, total, nodes, counter);
+  check(cudaGetLastError(), "bitwise kernel launch");
+}
+
+}  // namespace
+
+std::size_t bitwise_temp_bytes(std::int64_t n, std::size_t value_size) {
+  const std::int64_t tiles = bitwise_tiles(n);
+  if (tiles == 1) return 0;
+  return 16 + std::size_t(node_slots(tiles)) * (value_size == 4 ? 8 : 16);  // tile counter | tree nodes
+}
+
+template <class T, class Op>
+void bitwise_reduce(const Kokkos::Cuda& space, Input<T> x, std::int64_t n, Op op, T* result, void* temp) {
+  launch_bitwise<T, Op, false, false>(space, x, {nullptr, 1}, {nullptr, 1}, n, false, T{}, op, result, temp);
+}
+
+template <class T>
+void bitwise_dot(const Kokkos::Cuda& space, Input<T> x, Input<T> y, std::int64_t n, T* result, void* temp) {
+  launch_bitwise<T, Sum, false, true>(space, x, y, {nullptr, 1}, n, false, T{}, Sum{}, result, temp);
+}
+
+template <class T, class Op>
+void bitwise_scan(const Kokkos::Cuda& space, Input<T> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
+                  T* total, void* temp) {
+  launch_bitwise<T, Op, true, false>(space, in, {nullptr, 1}, out, n, exclusive, seed, op, total, temp);
+}
+
+#define KPRIM_INSTANTIATE_BITWISE(T, Op)                                                                         \
+  template void bitwise_reduce<T, Op>(const Kokkos::Cuda&, Input<T>, std::int64_t, Op, T*, void*);             \
+  template void bitwise_scan<T, Op>(const Kokkos::Cuda&, Input<T>, Output<T>, std::int64_t, bool, T, Op, T*, void*);
+KPRIM_CUDA_FOR_EACH_OP(KPRIM_INSTANTIATE_BITWISE, float)
+KPRIM_CUDA_FOR_EACH_OP(KPRIM_INSTANTIATE_BITWISE, double)
+template void bitwise_dot<float>(const Kokkos::Cuda&, Input<float>, Input<float>, std::int64_t, float*, void*);
+template void bitwise_dot<double>(const Kokkos::Cuda&, Input<double>, Input<double>, std::int64_t, double*, void*);
+
+}  // namespace kprim::impl::cuda
