@@ -13,15 +13,16 @@ namespace kprim::impl::cuda {
 
 namespace {
 
-std::int64_t bitwise_tiles(std::int64_t n) {
-  return std::max<std::int64_t>(1, (n + bitwise_tile_size - 1) / bitwise_tile_size);  // n = 0: one block writes the result
+/// Blocks of `per_block` elements for n elements (n = 0: one block writes the result).
+std::int64_t bitwise_blocks(std::int64_t n, std::int64_t per_block) {
+  return std::max<std::int64_t>(1, (n + per_block - 1) / per_block);
 }
 
 template <class T, class Op, bool Scan, bool Dot>
 void launch_bitwise(const Kokkos::Cuda& space, Input<T> x, Input<T> y, Output<T> out, std::int64_t n, bool exclusive,
                     T seed, Op op, T* total, void* temp) {
-  const std::int64_t tiles = bitwise_tiles(n);
-  if (tiles > std::int64_t(0x7fffffff)) throw std::runtime_error("kprim (CUDA path): bitwise pass over more than 2^31 tiles");
+  const std::int64_t tiles = bitwise_blocks(n, BitwiseShape<T, Scan>::block_elements);
+  if (tiles > std::int64_t(0x7fffffff)) throw std::runtime_error("kprim (CUDA path): bitwise pass over more than 2^31 blocks");
   const cudaStream_t stream = space.cuda_stream();
   unsigned long long* counter = nullptr;
   TileWord<T>* nodes = nullptr;
@@ -46,7 +47,7 @@ void launch_bitwise(const Kokkos::Cuda& space, Input<T> x, Input<T> y, Output<T>
 }  // namespace
 
 std::size_t bitwise_temp_bytes(std::int64_t n, std::size_t value_size) {
-  const std::int64_t tiles = bitwise_tiles(n);
+  const std::int64_t tiles = bitwise_blocks(n, bitwise_tile_size);  // the most blocks of any shape
   if (tiles == 1) return 0;
   return 16 + std::size_t(node_slots(tiles)) * (value_size == 4 ? 8 : 16);  // tile counter | tree nodes
 }

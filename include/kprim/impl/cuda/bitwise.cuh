@@ -24,10 +24,24 @@
 
 namespace kprim::impl::cuda {
 
-inline constexpr int bitwise_block_size = 256;  // = tile_leaves: one leaf per thread
+inline constexpr int bitwise_block_size = 256;  // = tile_leaves: one leaf of each tile per thread
 inline constexpr int bitwise_leaf_size = 8;
 inline constexpr std::int64_t bitwise_tile_size = std::int64_t(bitwise_block_size) * bitwise_leaf_size;
 inline constexpr int bitwise_warps = bitwise_block_size / warp_size;
+/// Tiles per block (a block's tiles form one aligned node of the tree over tiles) and the
+/// minimum of resident blocks per SM the compiler must allow (it caps registers).
+// H100 80GB HBM3, 2026-11-22, kprim-bench --ladder, 2^28, GB/s by (tiles per block, min blocks),
+// before the waits ran in parallel (one launch per variant, run to run spread ~10%):
+//   scan float   (2,1) 1073  (2,4) 1265  (1,6)  962  (1,8) 1053  (2,6) 1070
+//   scan double  (1,1) 1146  (1,4) 1336  (1,6) 1448  (1,8) 1120
+//   reduce float (2,1) 1903  (2,4) 2025  (1,6) 1954  (1,8) 2167  (2,6) 2372
+//   reduce double(1,1) 2317  (1,4) 2334  (1,6) 2609  (1,8) 2701
+template <class T, bool Scan>
+struct BitwiseShape {
+  static constexpr int tiles_per_block = sizeof(T) == 4 ? 2 : 1;
+  static constexpr int min_blocks_per_sm = Scan ? (sizeof(T) == 4 ? 4 : 6) : (sizeof(T) == 4 ? 6 : 8);
+  static constexpr std::int64_t block_elements = bitwise_tile_size * tiles_per_block;
+};
 
 /// Index of node (level, index) in the array of every level of the tree over `tiles` tiles.
 __host__ __device__ inline std::int64_t node_slot(std::int64_t tiles, int level, std::int64_t index) {
@@ -55,8 +69,8 @@ __device__ T wait_node(const TileWord<T>* word) {
   return value;
 }
 
-/// Loads the thread's leaf (x, or x * y rounded for a dot) into values[0 .. 8): for full,
-/// aligned, contiguous tiles warp by warp through shared memory (each instruction 512
+/// Loads the thread's leaf of tile `tile` (x, or x * y rounded for a dot) into values[0 .. 8):
+/// for full, aligned, contiguous tiles warp by warp through shared memory (each instruction 512
 /// contiguous bytes), else element by element.
 template <class T, bool Vectorized, bool Dot>
 __device__ void load_leaf(T (&values)[bitwise_leaf_size], const Input<T>& x, const Input<T>& y, std::int64_t tile,
@@ -67,15 +81,19 @@ __device__ void load_leaf(T (&values)[bitwise_leaf_size], const Input<T>& x, con
   const std::int64_t first = tile * bitwise_tile_size + std::int64_t(threadIdx.x) * items;
   if (Vectorized && full_tile) {
     const std::int64_t warp_first = tile * bitwise_tile_size + std::int64_t(threadIdx.x / warp_size) * warp_size * items;
+    Vector16<T> loaded[items / width], factor[items / width];
+#pragma unroll
+    for (int v = 0; v < items / width; ++v) {
+      loaded[v] = load_vector(x.data + warp_first + (v * warp_size + lane) * width);
+      if constexpr (Dot) factor[v] = load_vector(y.data + warp_first + (v * warp_size + lane) * width);
+    }
+    __syncwarp();  // the exchange's previous contents have been read
 #pragma unroll
     for (int v = 0; v < items / width; ++v) {
       const int index = (v * warp_size + lane) * width;
-      const Vector16<T> loaded = load_vector(x.data + warp_first + index);
-      Vector16<T> factor;
-      if constexpr (Dot) factor = load_vector(y.data + warp_first + index);
 #pragma unroll
       for (int k = 0; k < width; ++k)
-        exchange[exchange_padded(index + k)] = Dot ? rounded_product(loaded.lane[k], factor.lane[k]) : loaded.lane[k];
+        exchange[exchange_padded(index + k)] = Dot ? rounded_product(loaded[v].lane[k], factor[v].lane[k]) : loaded[v].lane[k];
     }
     __syncwarp();
 #pragma unroll
@@ -92,175 +110,194 @@ __device__ void load_leaf(T (&values)[bitwise_leaf_size], const Input<T>& x, con
   }
 }
 
-/// Reduce (Scan = false: *total = the tree's root) or scan in -> out (*total, if given, = the
-/// value after the last element) of n elements, `tiles` = max(1, ceil(n / 2048)) blocks.
-template <class T, class Op, bool Vectorized, bool Scan, bool Dot>
-__global__ void __launch_bounds__(bitwise_block_size, 8)
-    bitwise_kernel(Input<T> x, Input<T> y, Output<T> out, std::int64_t n, std::int64_t tiles, bool exclusive, T seed,
-                   Op op, T* total, TileWord<T>* nodes, unsigned long long* tile_counter) {
-  constexpr int items = bitwise_leaf_size;
-  __shared__ T exchange_storage[bitwise_warps * exchange_padded(warp_size * items)];
-  __shared__ T warp_roots[bitwise_warps];
-  __shared__ T warp_prefixes[bitwise_warps];
-  __shared__ std::int64_t tile_slot;
+/// op(a, b), or b alone when a is missing.
+template <class T, class Op>
+__device__ __forceinline__ T fold_after(bool has, const T& a, const T& b, const Op& op) {
+  return has ? op(a, b) : b;
+}
 
-  std::int64_t tile = 0;
-  if (tiles > 1) {
-    if (threadIdx.x == 0) tile_slot = std::int64_t(atomicAdd(tile_counter, 1ull));
+/// Reduce (Scan = false: *total = the tree's root) or scan in -> out (*total, if given, = the
+/// value after the last element) of n elements in `blocks` = max(1, ceil(n / block elements))
+/// blocks of TilesPerBlock tiles.
+template <class T, class Op, bool Vectorized, bool Scan, bool Dot,
+          int TilesPerBlock = BitwiseShape<T, Scan>::tiles_per_block,
+          int MinBlocksPerSM = BitwiseShape<T, Scan>::min_blocks_per_sm>
+__global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
+    bitwise_kernel(Input<T> x, Input<T> y, Output<T> out, std::int64_t n, std::int64_t blocks, bool exclusive, T seed,
+                   Op op, T* total, TileWord<T>* nodes, unsigned long long* block_counter) {
+  constexpr int items = bitwise_leaf_size;
+  constexpr int tiles_per_block = TilesPerBlock;
+  constexpr std::int64_t block_elements = bitwise_tile_size * tiles_per_block;
+  constexpr int groups_max = bitwise_warps * tiles_per_block;  // warp-sized groups of leaves per block
+  constexpr int group_levels = tiles_per_block == 2 ? 4 : 3;     // log2(groups_max)
+  static_assert(groups_max <= warp_size && (1 << group_levels) == groups_max);
+  __shared__ T exchange_storage[bitwise_warps * exchange_padded(warp_size * items)];
+  __shared__ T group_roots[groups_max];
+  __shared__ T group_prefixes[groups_max];
+  __shared__ std::int64_t block_slot;
+
+  std::int64_t block = 0;
+  if (blocks > 1) {
+    if (threadIdx.x == 0) block_slot = std::int64_t(atomicAdd(block_counter, 1ull));
     __syncthreads();
-    tile = tile_slot;
+    block = block_slot;
   }
   const int lane = lane_id();
   const int warp = int(threadIdx.x) / warp_size;
-  const int leaf = int(threadIdx.x);
-  const std::int64_t tile_begin = tile * bitwise_tile_size;
-  const std::int64_t tile_count = n - tile_begin < bitwise_tile_size ? n - tile_begin : bitwise_tile_size;
-  const int leaves = int((tile_count + items - 1) / items);
-  const int in_leaf = int(tile_count - std::int64_t(leaf) * items < 0 ? 0
-                          : (tile_count - std::int64_t(leaf) * items > items ? items : tile_count - std::int64_t(leaf) * items));
-  const bool full_tile = tile_count == bitwise_tile_size;
+  const std::int64_t block_begin = block * block_elements;
+  const std::int64_t block_count = n - block_begin < block_elements ? n - block_begin : block_elements;
+  const int leaves = int((block_count + items - 1) / items);
   T* const exchange = exchange_storage + warp * exchange_padded(warp_size * items);
 
-  T values[items];
-  load_leaf<T, Vectorized, Dot>(values, x, y, tile, n, full_tile, exchange);
-  T node[6];  // node[l]: this lane's node of level l of the warp's tree (valid where lane % 2^l == 0)
-  node[0] = values[0];
+  // Leaf j of tile k of the block is this thread's for j = threadIdx.x; group k * 8 + warp.
+  T values[tiles_per_block][items];
+  T node[tiles_per_block][6];  // node[k][l]: this lane's node of level l of its group's tree (lane % 2^l == 0)
+  int in_leaf[tiles_per_block];
 #pragma unroll
-  for (int k = 1; k < items; ++k)
-    if (k < in_leaf) node[0] = op(node[0], values[k]);
-#pragma unroll
-  for (int l = 1; l <= 5; ++l) {
-    const int half = 1 << (l - 1);
-    const T right = __shfl_down_sync(full_warp_mask, node[l - 1], half);
-    node[l] = ((lane & (2 * half - 1)) == 0 && leaf + half < leaves) ? op(node[l - 1], right) : node[l - 1];
+  for (int k = 0; k < tiles_per_block; ++k) {
+    const std::int64_t tile = block * tiles_per_block + k;
+    const std::int64_t leaf_first = std::int64_t(k) * bitwise_tile_size + std::int64_t(threadIdx.x) * items;
+    in_leaf[k] = int(block_count - leaf_first <= 0 ? 0 : (block_count - leaf_first > items ? items : block_count - leaf_first));
+    load_leaf<T, Vectorized, Dot>(values[k], x, y, tile, n, block_count - std::int64_t(k) * bitwise_tile_size >= bitwise_tile_size,
+                                  exchange);
   }
-  if (lane == 0) warp_roots[warp] = node[5];
+#pragma unroll
+  for (int k = 0; k < tiles_per_block; ++k) {
+    const int leaf = k * bitwise_block_size + int(threadIdx.x);
+    node[k][0] = values[k][0];
+#pragma unroll
+    for (int e = 1; e < items; ++e)
+      if (e < in_leaf[k]) node[k][0] = op(node[k][0], values[k][e]);
+#pragma unroll
+    for (int l = 1; l <= 5; ++l) {
+      const int half = 1 << (l - 1);
+      const T right = __shfl_down_sync(full_warp_mask, node[k][l - 1], half);
+      node[k][l] = ((lane & (2 * half - 1)) == 0 && leaf + half < leaves) ? op(node[k][l - 1], right) : node[k][l - 1];
+    }
+    if (lane == 0) group_roots[k * bitwise_warps + warp] = node[k][5];
+  }
   __syncthreads();
 
   if (warp == 0) {
-    // Levels 6-8 (over the warps) by lane 0; the tree over tiles by warp 0.
-    T levels[4][bitwise_warps];
-    const int warp_count = (leaves + warp_size - 1) / warp_size;
-    int count = warp_count;
-    T root{};
-    if (lane == 0 && count > 0) {
-      for (int w = 0; w < count; ++w) levels[0][w] = warp_roots[w];
-      for (int l = 1; l <= 3; ++l) {
-        const int below = count;
-        count = (count + 1) / 2;
-        for (int k = 0; k < count; ++k)
-          levels[l][k] = 2 * k + 1 < below ? op(levels[l - 1][2 * k], levels[l - 1][2 * k + 1]) : levels[l - 1][2 * k];
-      }
-      root = levels[3][0];
+    // The levels over the groups, by shuffles: lane i holds group i's node of each level.
+    const int groups = (leaves + warp_size - 1) / warp_size;
+    T group_node[group_levels + 1];
+    group_node[0] = lane < groups ? group_roots[lane] : T{};
+#pragma unroll
+    for (int l = 1; l <= group_levels; ++l) {
+      const int half = 1 << (l - 1);
+      const T right = __shfl_down_sync(full_warp_mask, group_node[l - 1], half);
+      group_node[l] = ((lane & (2 * half - 1)) == 0 && lane + half < groups) ? op(group_node[l - 1], right)
+                                                                              : group_node[l - 1];
     }
-    // The chain: publish node (0, tile), then parents while this tile's node is a right child
-    // (or, for the last tile, a lone left child), up to the root.
-    bool at_root = false;
-    if (lane == 0 && leaves > 0 && tiles > 1) {
-      T mine = root;
-      std::int64_t index = tile;
-      int level = 0;
-      TileWord<T>::publish(nodes + node_slot(tiles, 0, tile), mine, tile_aggregate);
-      for (;;) {
-        const std::int64_t level_count = (tiles + (std::int64_t(1) << level) - 1) >> level;
+    T root = __shfl_sync(full_warp_mask, group_node[group_levels], 0);  // the block's node, in every lane
+    // Every node this block needs from the others is node (b, (block >> b) - 1) for a set bit b
+    // of its index: the chain's left siblings (the trailing ones; every set bit for the last
+    // block) and the scan's prefix (every set bit). The block publishes its own node first
+    // (others may be waiting on it), then lane b waits for node b: the chain's waits at once,
+    // and the prefix's other waits only after the chain is published (waiting for them first
+    // would hold back the chain's nodes, which later blocks wait for: a serial prefix chain).
+    const bool chained = leaves > 0 && blocks > 1;
+    if (chained && lane == 0) TileWord<T>::publish(nodes + node_slot(blocks, 0, block), root, tile_aggregate);
+    const std::int64_t chain_bits = block == blocks - 1 ? block : (block & ~(block + 1));
+    T wanted{};
+    if ((chain_bits >> lane) & 1) wanted = wait_node(nodes + node_slot(blocks, lane, (block >> lane) - 1));
+    bool at_root = blocks == 1;
+    if (chained) {
+      std::int64_t index = block;
+      for (int level = 0;; ++level) {
+        const std::int64_t level_count = (blocks + (std::int64_t(1) << level) - 1) >> level;
         if (level_count == 1) {
           at_root = true;
           break;
         }
-        if (index & 1) {
-          mine = op(wait_node(nodes + node_slot(tiles, level, index - 1)), mine);
-        } else if (index + 1 >= level_count) {
-          // a lone left child: carried up unchanged
-        } else {
-          break;
-        }
+        if (index & 1) root = op(__shfl_sync(full_warp_mask, wanted, level), root);
+        else if (index + 1 < level_count) break;  // a left child with a right sibling: its chain goes on
         index >>= 1;
-        ++level;
-        TileWord<T>::publish(nodes + node_slot(tiles, level, index), mine, tile_aggregate);
+        if (lane == 0) TileWord<T>::publish(nodes + node_slot(blocks, level + 1, index), root, tile_aggregate);
       }
-      if (at_root) root = mine;
     }
-    if (!Scan && lane == 0 && (tiles == 1 || at_root)) *total = leaves > 0 ? root : identity_of<T>(op);
+    if (!Scan && lane == 0 && at_root) *total = leaves > 0 ? root : identity_of<T>(op);
     if constexpr (Scan) {
-      // The tile's prefix: seed, then node (b, (tile >> b) - 1) for every set bit b of tile,
-      // largest first. Lane b waits for its node; the fold runs in order through shuffles.
+      // The block's prefix: seed, then node (b, (block >> b) - 1) for every set bit b of block,
+      // largest first, folded in order through shuffles.
       bool has = exclusive;
       T prefix = seed;
-      if (tile > 0) {
-        T wanted{};
-        if (lane < 63 && ((tile >> lane) & 1))
-          wanted = wait_node(nodes + node_slot(tiles, lane, (tile >> lane) - 1));
-        const int top = 63 - __clzll(static_cast<long long>(tile));
+      if (((block & ~chain_bits) >> lane) & 1) wanted = wait_node(nodes + node_slot(blocks, lane, (block >> lane) - 1));
+      if (block > 0) {
+        const int top = 63 - __clzll(static_cast<long long>(block));
         for (int b = top; b >= 0; --b) {
           const T node_value = __shfl_sync(full_warp_mask, wanted, b);
-          if ((tile >> b) & 1) {
-            prefix = has ? op(prefix, node_value) : node_value;
+          if ((block >> b) & 1) {
+            prefix = fold_after(has, prefix, node_value, op);
             has = true;
           }
         }
       }
-      if (lane == 0) {
-        // Each warp's prefix: the tile's, then the nodes over the warps for the warp's set bits.
-        for (int w = 0; w < warp_count; ++w) {
-          T warp_prefix = prefix;
-          bool warp_has = has;
-          for (int l = 2; l >= 0; --l)
-            if ((w >> l) & 1) {
-              const T& node_value = levels[l][(w >> l) - 1];
-              warp_prefix = warp_has ? op(warp_prefix, node_value) : node_value;
-              warp_has = true;
-            }
-          warp_prefixes[w] = warp_prefix;
+      // Group i's prefix: the block's, then the group-level nodes of i's set bits.
+#pragma unroll
+      for (int l = group_levels - 1; l >= 0; --l) {
+        const T node_value = __shfl_sync(full_warp_mask, group_node[l], (lane >> (l + 1)) << (l + 1));
+        if ((lane >> l) & 1) {
+          prefix = fold_after(has, prefix, node_value, op);
+          has = true;
         }
-        if (n == 0 && total != nullptr) *total = has ? seed : identity_of<T>(op);
       }
+      if (lane < groups) group_prefixes[lane] = prefix;
+      if (lane == 0 && n == 0 && total != nullptr) *total = exclusive ? seed : identity_of<T>(op);
     }
   }
   if constexpr (Scan) {
     __syncthreads();
-    // Tile 0 of an unseeded scan has no prefix on its left edge: warp 0 there, and lane 0 of it.
-    bool has = exclusive || tile > 0 || warp > 0;
-    T running = has ? warp_prefixes[warp] : identity_of<T>(op);
 #pragma unroll
-    for (int l = 4; l >= 0; --l) {
-      const T node_value = __shfl_sync(full_warp_mask, node[l], (lane >> (l + 1)) << (l + 1));
-      if ((lane >> l) & 1) {
-        running = has ? op(running, node_value) : node_value;
-        has = true;
+    for (int k = 0; k < tiles_per_block; ++k) {
+      const int group = k * bitwise_warps + warp;
+      // Only group 0 of block 0 of an unseeded scan starts with nothing.
+      bool has = exclusive || block > 0 || group > 0;
+      T running = has ? group_prefixes[group] : identity_of<T>(op);
+#pragma unroll
+      for (int l = 4; l >= 0; --l) {
+        const T node_value = __shfl_sync(full_warp_mask, node[k][l], (lane >> (l + 1)) << (l + 1));
+        if ((lane >> l) & 1) {
+          running = fold_after(has, running, node_value, op);
+          has = true;
+        }
       }
-    }
 #pragma unroll
-    for (int k = 0; k < items; ++k) {
-      if (k < in_leaf) {
-        const T value = values[k];
-        if (exclusive) values[k] = running;
-        running = has ? op(running, value) : value;
-        has = true;
-        if (!exclusive) values[k] = running;
+      for (int e = 0; e < items; ++e) {
+        if (e < in_leaf[k]) {
+          const T value = values[k][e];
+          if (exclusive) values[k][e] = running;
+          running = fold_after(has, running, value, op);
+          has = true;
+          if (!exclusive) values[k][e] = running;
+        }
       }
-    }
-    if (Vectorized && full_tile) {
-      __syncwarp();
+      const std::int64_t tile_begin = block_begin + std::int64_t(k) * bitwise_tile_size;
+      if (Vectorized && block_count - std::int64_t(k) * bitwise_tile_size >= bitwise_tile_size) {
+        constexpr int width = Vector16<T>::size;
+        __syncwarp();
 #pragma unroll
-      for (int k = 0; k < items; ++k) exchange[exchange_padded(lane * items + k)] = values[k];
-      __syncwarp();
-      constexpr int width = Vector16<T>::size;
-      const std::int64_t warp_first = tile_begin + std::int64_t(warp) * warp_size * items;
+        for (int e = 0; e < items; ++e) exchange[exchange_padded(lane * items + e)] = values[k][e];
+        __syncwarp();
+        const std::int64_t warp_first = tile_begin + std::int64_t(warp) * warp_size * items;
 #pragma unroll
-      for (int v = 0; v < items / width; ++v) {
-        const int index = (v * warp_size + lane) * width;
-        Vector16<T> stored;
+        for (int v = 0; v < items / width; ++v) {
+          const int index = (v * warp_size + lane) * width;
+          Vector16<T> stored;
 #pragma unroll
-        for (int k = 0; k < width; ++k) stored.lane[k] = exchange[exchange_padded(index + k)];
-        store_vector(out.data + warp_first + index, stored);
+          for (int e = 0; e < width; ++e) stored.lane[e] = exchange[exchange_padded(index + e)];
+          store_vector(out.data + warp_first + index, stored);
+        }
+      } else {
+        const std::int64_t first = tile_begin + std::int64_t(threadIdx.x) * items;
+#pragma unroll
+        for (int e = 0; e < items; ++e)
+          if (e < in_leaf[k]) out.data[(first + e) * out.stride] = values[k][e];
       }
-    } else {
-      const std::int64_t first = tile_begin + std::int64_t(leaf) * items;
-#pragma unroll
-      for (int k = 0; k < items; ++k)
-        if (k < in_leaf) out.data[(first + k) * out.stride] = values[k];
+      if (total != nullptr && in_leaf[k] > 0 && tile_begin + std::int64_t(threadIdx.x) * items + in_leaf[k] == n)
+        *total = running;
     }
-    if (total != nullptr && in_leaf > 0 && tile_begin + std::int64_t(leaf) * items + in_leaf == n) *total = running;
   }
 }
 

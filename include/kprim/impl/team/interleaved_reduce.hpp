@@ -53,7 +53,10 @@ struct Interleaved {
   template <class Space, class Member, class T, class Op>
   KOKKOS_INLINE_FUNCTION static T reduce(const Member& team, T* values, int size, const Op& op) {
     steps(team, values, slots<Op>(size), 1, op);
-    return values[0];
+    // Only rank 0's result is used; the others return their own slot, since reading values[0]
+    // would race with rank 0 storing its next chunk there (racecheck, H100, 2026-11-22).
+    const int rank = team.team_rank();
+    return values[rank == 0 ? 0 : slot<Op>(rank, size)];
   }
 };
 

@@ -20,7 +20,7 @@ struct NeighboredLess : Neighbored {
       if (index + stride < size) values[index] = op(values[index], values[index + stride]);
       team.team_barrier();
     }
-    return values[0];
+    return values[rank == 0 ? 0 : rank];  // as Neighbored: no read of slot 0 that races with the next chunk
   }
 };
 

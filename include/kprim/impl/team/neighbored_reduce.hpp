@@ -28,7 +28,9 @@ struct Neighbored {
       if (rank % (2 * stride) == 0 && rank + stride < size) values[rank] = op(values[rank], values[rank + stride]);
       team.team_barrier();
     }
-    return values[0];
+    // Only rank 0's result is used. The others return their own slot: reading values[0] would
+    // race with rank 0 writing its next chunk there (compute-sanitizer racecheck, H100, 2026-11-22).
+    return values[rank == 0 ? 0 : rank];
   }
 };
 
