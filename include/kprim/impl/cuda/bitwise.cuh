@@ -29,17 +29,21 @@ inline constexpr int bitwise_leaf_size = 8;
 inline constexpr std::int64_t bitwise_tile_size = std::int64_t(bitwise_block_size) * bitwise_leaf_size;
 inline constexpr int bitwise_warps = bitwise_block_size / warp_size;
 /// Tiles per block (a block's tiles form one aligned node of the tree over tiles) and the
-/// minimum of resident blocks per SM the compiler must allow (it caps registers).
-// H100 80GB HBM3, 2026-11-22, kprim-bench --ladder, 2^28, GB/s by (tiles per block, min blocks),
-// before the waits ran in parallel (one launch per variant, run to run spread ~10%):
-//   scan float   (2,1) 1073  (2,4) 1265  (1,6)  962  (1,8) 1053  (2,6) 1070
-//   scan double  (1,1) 1146  (1,4) 1336  (1,6) 1448  (1,8) 1120
-//   reduce float (2,1) 1903  (2,4) 2025  (1,6) 1954  (1,8) 2167  (2,6) 2372
-//   reduce double(1,1) 2317  (1,4) 2334  (1,6) 2609  (1,8) 2701
+/// minimum of resident blocks per SM the compiler must allow (it caps registers). The scan waits
+/// for its neighbours' nodes at a block barrier, so it wants many bytes per block; the reduce
+/// waits only in warp 0 (on half of the blocks), so it wants many resident blocks.
+// H100 80GB HBM3, 2026-11-22, kprim-bench --ladder, n = 2^28, bitwise GB/s by (tiles per
+// block, min blocks per SM); automatic scan 2150 (float) / 2350 (double) in the same runs:
+//   scan float    (1,6)  962  (1,8) 1053  (2,4) 1290  (2,5) 1408  (4,4) 1603  (4,3) 1616
+//   scan double   (1,6) 1474  (1,8) 1173  (2,4) 1905  (2,6) 1230  (4,3) 1704  (4,2) 2020
+//   reduce float  (2,1) 1903  (2,4) 2025  (1,6) 1954  (1,8) 2167  (2,6) 2372
+//   reduce double (1,1) 2317  (1,4) 2334  (1,6) 2609  (1,8) 2701
+// (the reduce rows before the chain's waits ran in parallel; spread between runs ~5-10%).
+// Double scans take (2,4) over (4,2): nearly as fast, and twice the blocks at small n.
 template <class T, bool Scan>
 struct BitwiseShape {
-  static constexpr int tiles_per_block = sizeof(T) == 4 ? 2 : 1;
-  static constexpr int min_blocks_per_sm = Scan ? (sizeof(T) == 4 ? 4 : 6) : (sizeof(T) == 4 ? 6 : 8);
+  static constexpr int tiles_per_block = Scan ? (sizeof(T) == 4 ? 4 : 2) : (sizeof(T) == 4 ? 2 : 1);
+  static constexpr int min_blocks_per_sm = Scan ? (sizeof(T) == 4 ? 3 : 4) : (sizeof(T) == 4 ? 6 : 8);
   static constexpr std::int64_t block_elements = bitwise_tile_size * tiles_per_block;
 };
 
@@ -129,7 +133,7 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
   constexpr int tiles_per_block = TilesPerBlock;
   constexpr std::int64_t block_elements = bitwise_tile_size * tiles_per_block;
   constexpr int groups_max = bitwise_warps * tiles_per_block;  // warp-sized groups of leaves per block
-  constexpr int group_levels = tiles_per_block == 2 ? 4 : 3;     // log2(groups_max)
+  constexpr int group_levels = tiles_per_block == 4 ? 5 : tiles_per_block == 2 ? 4 : 3;  // log2(groups_max)
   static_assert(groups_max <= warp_size && (1 << group_levels) == groups_max);
   __shared__ T exchange_storage[bitwise_warps * exchange_padded(warp_size * items)];
   __shared__ T group_roots[groups_max];
@@ -151,7 +155,6 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
 
   // Leaf j of tile k of the block is this thread's for j = threadIdx.x; group k * 8 + warp.
   T values[tiles_per_block][items];
-  T node[tiles_per_block][6];  // node[k][l]: this lane's node of level l of its group's tree (lane % 2^l == 0)
   int in_leaf[tiles_per_block];
 #pragma unroll
   for (int k = 0; k < tiles_per_block; ++k) {
@@ -161,20 +164,26 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
     load_leaf<T, Vectorized, Dot>(values[k], x, y, tile, n, block_count - std::int64_t(k) * bitwise_tile_size >= bitwise_tile_size,
                                   exchange);
   }
-#pragma unroll
-  for (int k = 0; k < tiles_per_block; ++k) {
+  // node[l]: this lane's node of level l of the tree over its group of 32 leaves (where lane %
+  // 2^l == 0), for tile k. Recomputed by a scan after its wait rather than held in registers.
+  const auto group_tree = [&](int k, T (&node)[6]) {
     const int leaf = k * bitwise_block_size + int(threadIdx.x);
-    node[k][0] = values[k][0];
+    node[0] = values[k][0];
 #pragma unroll
     for (int e = 1; e < items; ++e)
-      if (e < in_leaf[k]) node[k][0] = op(node[k][0], values[k][e]);
+      if (e < in_leaf[k]) node[0] = op(node[0], values[k][e]);
 #pragma unroll
     for (int l = 1; l <= 5; ++l) {
       const int half = 1 << (l - 1);
-      const T right = __shfl_down_sync(full_warp_mask, node[k][l - 1], half);
-      node[k][l] = ((lane & (2 * half - 1)) == 0 && leaf + half < leaves) ? op(node[k][l - 1], right) : node[k][l - 1];
+      const T right = __shfl_down_sync(full_warp_mask, node[l - 1], half);
+      node[l] = ((lane & (2 * half - 1)) == 0 && leaf + half < leaves) ? op(node[l - 1], right) : node[l - 1];
     }
-    if (lane == 0) group_roots[k * bitwise_warps + warp] = node[k][5];
+  };
+#pragma unroll
+  for (int k = 0; k < tiles_per_block; ++k) {
+    T node[6];
+    group_tree(k, node);
+    if (lane == 0) group_roots[k * bitwise_warps + warp] = node[5];
   }
   __syncthreads();
 
@@ -252,12 +261,14 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
 #pragma unroll
     for (int k = 0; k < tiles_per_block; ++k) {
       const int group = k * bitwise_warps + warp;
+      T node[6];
+      group_tree(k, node);
       // Only group 0 of block 0 of an unseeded scan starts with nothing.
       bool has = exclusive || block > 0 || group > 0;
       T running = has ? group_prefixes[group] : identity_of<T>(op);
 #pragma unroll
       for (int l = 4; l >= 0; --l) {
-        const T node_value = __shfl_sync(full_warp_mask, node[k][l], (lane >> (l + 1)) << (l + 1));
+        const T node_value = __shfl_sync(full_warp_mask, node[l], (lane >> (l + 1)) << (l + 1));
         if ((lane >> l) & 1) {
           running = fold_after(has, running, node_value, op);
           has = true;
