@@ -7,6 +7,8 @@
 #include "common.hpp"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace kprim::impl::cuda {
@@ -18,19 +20,52 @@ std::int64_t bitwise_blocks(std::int64_t n, std::int64_t per_block) {
   return std::max<std::int64_t>(1, (n + per_block - 1) / per_block);
 }
 
+/// A reduce's block counter and tree nodes, per stream, kept zeroed between launches by the
+/// kernel itself (atomicInc wraps the counter, readers empty the nodes they read): a memset per
+/// call cost ~10% of a 2^24-element reduce on an H100. Grown (and zeroed) when a call needs more.
+void* reduce_state_for(cudaStream_t stream, std::size_t bytes) {
+  struct State {
+    void* data = nullptr;
+    std::size_t bytes = 0;
+  };
+  static std::mutex mutex;
+  static std::map<cudaStream_t, State> states;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (states.empty())
+    Kokkos::push_finalize_hook([] {
+      std::lock_guard<std::mutex> guard(mutex);
+      for (auto& [s, state] : states) cudaFree(state.data);
+      states.clear();
+    });
+  State& state = states[stream];
+  if (state.bytes < bytes) {
+    if (state.data) check(cudaFree(state.data), "cudaFree (bitwise reduce state)");  // waits for its users
+    state.data = nullptr;
+    check(cudaMalloc(&state.data, bytes), "cudaMalloc (bitwise reduce state)");
+    check(cudaMemset(state.data, 0, bytes), "cudaMemset (bitwise reduce state)");
+    state.bytes = bytes;
+  }
+  return state.data;
+}
+
 template <class T, class Op, bool Scan, bool Dot>
 void launch_bitwise(const Kokkos::Cuda& space, Input<T> x, Input<T> y, Output<T> out, std::int64_t n, bool exclusive,
                     T seed, Op op, T* total, void* temp) {
   const std::int64_t tiles = bitwise_blocks(n, BitwiseShape<T, Scan>::block_elements);
   if (tiles > std::int64_t(0x7fffffff)) throw std::runtime_error("kprim (CUDA path): bitwise pass over more than 2^31 blocks");
   const cudaStream_t stream = space.cuda_stream();
-  unsigned long long* counter = nullptr;
+  unsigned* counter = nullptr;
   TileWord<T>* nodes = nullptr;
   if (tiles > 1) {
-    auto* bytes = static_cast<unsigned char*>(temp);
-    counter = reinterpret_cast<unsigned long long*>(bytes);
+    unsigned char* bytes = nullptr;
+    if constexpr (Scan) {
+      bytes = static_cast<unsigned char*>(temp);
+      check(cudaMemsetAsync(bytes, 0, bitwise_temp_bytes(n, sizeof(T)), stream), "cudaMemsetAsync (bitwise tree nodes)");
+    } else {
+      bytes = static_cast<unsigned char*>(reduce_state_for(stream, bitwise_temp_bytes(n, 8)));
+    }
+    counter = reinterpret_cast<unsigned*>(bytes);
     nodes = reinterpret_cast<TileWord<T>*>(bytes + 16);
-    check(cudaMemsetAsync(bytes, 0, bitwise_temp_bytes(n, sizeof(T)), stream), "cudaMemsetAsync (bitwise tree nodes)");
   }
   bool vectorized = x.stride == 1 && is_aligned16(x.data);
   if (Dot) vectorized = vectorized && y.stride == 1 && is_aligned16(y.data);

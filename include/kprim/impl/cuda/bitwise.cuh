@@ -128,7 +128,7 @@ template <class T, class Op, bool Vectorized, bool Scan, bool Dot,
           int MinBlocksPerSM = BitwiseShape<T, Scan>::min_blocks_per_sm>
 __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
     bitwise_kernel(Input<T> x, Input<T> y, Output<T> out, std::int64_t n, std::int64_t blocks, bool exclusive, T seed,
-                   Op op, T* total, TileWord<T>* nodes, unsigned long long* block_counter) {
+                   Op op, T* total, TileWord<T>* nodes, unsigned* block_counter) {
   constexpr int items = bitwise_leaf_size;
   constexpr int tiles_per_block = TilesPerBlock;
   constexpr std::int64_t block_elements = bitwise_tile_size * tiles_per_block;
@@ -142,7 +142,8 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
 
   std::int64_t block = 0;
   if (blocks > 1) {
-    if (threadIdx.x == 0) block_slot = std::int64_t(atomicAdd(block_counter, 1ull));
+    // atomicInc wraps to 0 after the last block: the counter is ready for the next launch.
+    if (threadIdx.x == 0) block_slot = std::int64_t(atomicInc(block_counter, unsigned(blocks - 1)));
     __syncthreads();
     block = block_slot;
   }
@@ -207,10 +208,21 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
     // and the prefix's other waits only after the chain is published (waiting for them first
     // would hold back the chain's nodes, which later blocks wait for: a serial prefix chain).
     const bool chained = leaves > 0 && blocks > 1;
-    if (chained && lane == 0) TileWord<T>::publish(nodes + node_slot(blocks, 0, block), root, tile_aggregate);
+    // A reduce publishes only nodes that have a reader (left children with a right sibling), and
+    // the reader empties the word again: the nodes stay zeroed for the next launch, no memset.
+    // A scan's nodes have many readers and are zeroed before each launch.
+    const auto has_reader = [&](int level, std::int64_t index) {
+      return Scan || ((index & 1) == 0 && index + 1 < ((blocks + (std::int64_t(1) << level) - 1) >> level));
+    };
+    if (chained && lane == 0 && has_reader(0, block))
+      TileWord<T>::publish(nodes + node_slot(blocks, 0, block), root, tile_aggregate);
     const std::int64_t chain_bits = block == blocks - 1 ? block : (block & ~(block + 1));
     T wanted{};
-    if ((chain_bits >> lane) & 1) wanted = wait_node(nodes + node_slot(blocks, lane, (block >> lane) - 1));
+    if ((chain_bits >> lane) & 1) {
+      TileWord<T>* const word = nodes + node_slot(blocks, lane, (block >> lane) - 1);
+      wanted = wait_node(word);
+      if (!Scan) TileWord<T>::publish(word, T{}, tile_empty);
+    }
     bool at_root = blocks == 1;
     if (chained) {
       std::int64_t index = block;
@@ -223,7 +235,8 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
         if (index & 1) root = op(__shfl_sync(full_warp_mask, wanted, level), root);
         else if (index + 1 < level_count) break;  // a left child with a right sibling: its chain goes on
         index >>= 1;
-        if (lane == 0) TileWord<T>::publish(nodes + node_slot(blocks, level + 1, index), root, tile_aggregate);
+        if (lane == 0 && has_reader(level + 1, index))
+          TileWord<T>::publish(nodes + node_slot(blocks, level + 1, index), root, tile_aggregate);
       }
     }
     if (!Scan && lane == 0 && at_root) *total = leaves > 0 ? root : identity_of<T>(op);
