@@ -49,18 +49,10 @@ void bitwise_reduce_into(const char* function, const Space& space, std::int64_t 
   const std::int64_t tiles = std::max<std::int64_t>(1, bitwise_detail::ceil_div(n, kernel::tile_size));
   const std::int64_t tiles_per_team = bitwise_detail::next_power_of_two(bitwise_detail::ceil_div(tiles, shape.max_teams));
   const int teams = int(bitwise_detail::ceil_div(tiles, tiles_per_team));
-  const std::size_t ticket_bytes = 16;
-  with_result_slot<T>(space, ticket_bytes + std::size_t(teams) * sizeof(T), result,
-                      [&](unsigned char* temp, T* target) {
-                        int* const ticket = reinterpret_cast<int*>(temp);
-                        if (teams > 1) zero_bytes(space, temp, ticket_bytes);
-                        Kokkos::parallel_for(
-                            function,
-                            Kokkos::TeamPolicy<Space>(space, teams, shape.team_size)
-                                .set_scratch_size(0, Kokkos::PerTeam(kernel::scratch_bytes())),
-                            kernel{source, n, tiles_per_team, reinterpret_cast<T*>(temp + ticket_bytes), ticket, target,
-                                   op});
-                      });
+  launch_with_ticket<T>(function, space, teams, shape.team_size, kernel::scratch_bytes(), result,
+                        [&](T* partials, int* ticket, T* target) {
+                          return kernel{source, n, tiles_per_team, partials, ticket, target, op};
+                        });
 }
 
 /// The bitwise scan in passes: the data's tile roots, their roots 256 at a time up to one tile,

@@ -43,4 +43,20 @@ void zero_bytes(const Space& space, unsigned char* data, std::size_t bytes) {
                     static_cast<unsigned char>(0));
 }
 
+/// One launch of `teams` teams of `team_size` threads (`scratch` bytes each) running
+/// kernel_for(partials, ticket, target), over temporaries holding a zeroed ticket and one partial
+/// per team: the layout of the one-launch reduces whose last team to finish folds the partials.
+template <class T, class Space, class Result, class KernelFor>
+void launch_with_ticket(const char* function, const Space& space, int teams, int team_size, std::size_t scratch,
+                        const Result& result, KernelFor kernel_for) {
+  const std::size_t ticket_bytes = 16;
+  with_result_slot<T>(space, ticket_bytes + std::size_t(teams) * sizeof(T), result, [&](unsigned char* temp, T* target) {
+    int* const ticket = reinterpret_cast<int*>(temp);
+    if (teams > 1) zero_bytes(space, temp, ticket_bytes);
+    Kokkos::parallel_for(function,
+                         Kokkos::TeamPolicy<Space>(space, teams, team_size).set_scratch_size(0, Kokkos::PerTeam(scratch)),
+                         kernel_for(reinterpret_cast<T*>(temp + ticket_bytes), ticket, target));
+  });
+}
+
 }  // namespace kprim::impl

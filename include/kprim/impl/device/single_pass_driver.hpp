@@ -26,17 +26,10 @@ void single_pass_reduce_into(const char* function, const Space& space, std::int6
                                          [](int team_size, int) { return kernel::scratch_bytes(team_size); });
   const int teams = teams_for(n, shape);
   const std::int64_t chunk = (n + teams - 1) / teams;
-  const std::size_t ticket_bytes = 16;
-  with_result_slot<T>(space, ticket_bytes + std::size_t(teams) * sizeof(T), result,
-                      [&](unsigned char* temp, T* target) {
-                        int* const ticket = reinterpret_cast<int*>(temp);
-                        if (teams > 1) zero_bytes(space, temp, ticket_bytes);
-                        Kokkos::parallel_for(
-                            function,
-                            Kokkos::TeamPolicy<Space>(space, teams, shape.team_size)
-                                .set_scratch_size(0, Kokkos::PerTeam(kernel::scratch_bytes(shape.team_size))),
-                            kernel{source, n, chunk, reinterpret_cast<T*>(temp + ticket_bytes), ticket, target, op});
-                      });
+  launch_with_ticket<T>(function, space, teams, shape.team_size, kernel::scratch_bytes(shape.team_size), result,
+                        [&](T* partials, int* ticket, T* target) {
+                          return kernel{source, n, chunk, partials, ticket, target, op};
+                        });
 }
 
 /// One launch of team::LookbackScanTiles, one team per tile; temporaries: the ticket, one flag,
