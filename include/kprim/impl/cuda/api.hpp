@@ -52,7 +52,8 @@ std::size_t bitwise_temp_bytes(std::int64_t n, std::size_t value_size);
 
 /// Determinism::bitwise reduce, dot and scan (float and double, the built-in ops; dot: Sum),
 /// in the order of impl/team/bitwise_tree.hpp; arguments as for reduce, dot and scan, except
-/// that an inclusive scan (exclusive = false) ignores `seed`.
+/// that an inclusive scan (exclusive = false) ignores `seed`, and that reduce and dot use no
+/// `temp` (they keep a per-stream state that the kernel leaves zeroed; `temp` may be null).
 template <class T, class Op>
 void bitwise_reduce(const Kokkos::Cuda& space, Input<T> x, std::int64_t n, Op op, T* result, void* temp);
 template <class T>

@@ -104,7 +104,8 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
       if constexpr (detail::cuda_path_applies<Space, T, Op, Source>()) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
         if (detail::is_default(options.tuning)) {
-          with_result_slot<T>(space, cuda::bitwise_temp_bytes(n, sizeof(T)), result, [&](unsigned char* temp, T* target) {
+          // No temporaries: the CUDA bitwise reduce keeps its own per-stream state.
+          with_result_slot<T>(space, 0, result, [&](unsigned char* temp, T* target) {
             if constexpr (detail::is_products<Source>::value)
               cuda::bitwise_dot<T>(space, detail::cuda_input(source.x), detail::cuda_input(source.y), n, target, temp);
             else
