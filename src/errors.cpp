@@ -13,6 +13,12 @@ void throw_not_initialized(const char* function) {
                                "Kokkos::finalize)");
 }
 
+void throw_allocation_error(const char* function, std::size_t bytes, const char* memory_space,
+                            const std::string& why) {
+  throw kprim::allocation_error(std::string(function) + ": cannot allocate " + std::to_string(bytes) +
+                                " bytes of temporary storage in " + memory_space + ": " + why);
+}
+
 }  // namespace kprim::impl
 
 namespace kprim {

@@ -60,16 +60,34 @@ template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
   return value;
 }
 
+/// Returns sum_i x(i) * y(i) computed in the accumulator type Acc (each element converted to
+/// Acc before the product), e.g. `kprim::dot<double>(space, x, y)` for float data.
+template <class Acc, impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
+  requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
+[[nodiscard]] Acc dot(const Space& space, const X& x, const Y& y, const ReduceOptions& options = {}) {
+  Acc value{};
+  kprim::dot(space, x, y, Kokkos::View<Acc, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&value), options);
+  space.fence("kprim::dot: value to host");
+  return value;
+}
+
+/// As above, on x's default execution space instance.
+template <class Acc, impl::AnyView X, impl::AnyView Y>
+  requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
+[[nodiscard]] Acc dot(const X& x, const Y& y, const ReduceOptions& options = {}) {
+  return kprim::dot<Acc>(impl::default_instance<X>("kprim::dot"), x, y, options);
+}
+
 /// As above, on x's default execution space instance.
 template <impl::AnyView X, impl::AnyView Y, impl::AnyView Result>
 void dot(const X& x, const Y& y, const Result& result, const ReduceOptions& options = {}) {
-  kprim::dot(typename X::execution_space{}, x, y, result, options);
+  kprim::dot(impl::default_instance<X>("kprim::dot"), x, y, result, options);
 }
 
 /// As above, on x's default execution space instance.
 template <impl::AnyView X, impl::AnyView Y>
 [[nodiscard]] dot_value_t<X, Y> dot(const X& x, const Y& y, const ReduceOptions& options = {}) {
-  return kprim::dot(typename X::execution_space{}, x, y, options);
+  return kprim::dot(impl::default_instance<X>("kprim::dot"), x, y, options);
 }
 
 }  // namespace kprim

@@ -2,6 +2,7 @@
 /// @file
 /// Exceptions thrown by kprim.
 
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +20,20 @@ class invalid_argument : public std::invalid_argument {
 class not_initialized : public std::logic_error {
  public:
   using std::logic_error::logic_error;
+};
+
+/// Thrown when kprim cannot get the temporary storage a call needs: the allocation failed (the
+/// memory space is full) or it would exceed kprim::set_temporary_storage_limit. The message names
+/// the API, the bytes and the memory space. Nothing was launched and no output was written; the
+/// next call works (with less data or a higher limit). A std::bad_alloc, so existing
+/// out-of-memory handlers catch it.
+class allocation_error : public std::bad_alloc {
+ public:
+  explicit allocation_error(std::string message) : message_(std::move(message)) {}
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  std::string message_;
 };
 
 }  // namespace kprim

@@ -5,6 +5,7 @@
 #include <kprim/config.hpp>
 #include <kprim/dot.hpp>
 #include <kprim/errors.hpp>
+#include <kprim/memory.hpp>
 #include <kprim/ops.hpp>
 #include <kprim/options.hpp>
 #include <kprim/reduce.hpp>

@@ -19,7 +19,9 @@
 
 namespace kprim {
 
-/// Addition; identity 0. Unsigned integers wrap around; NaN propagates.
+/// Addition; identity 0. Unsigned integers wrap around (modulo 2^bits, exact in any order);
+/// signed integer overflow is the caller's to avoid (sum into a wider accumulator: README,
+/// "Guarantees"). Floating point follows IEEE 754: NaN propagates, +inf + -inf is NaN.
 struct Sum {
   static constexpr bool is_commutative = true;
   template <class T>
@@ -38,7 +40,9 @@ struct Prod {
 };
 
 /// Minimum; identity is the largest value of T (+inf for floating point), so the
-/// minimum of an empty range is that value.
+/// minimum of an empty range is that value. A NaN operand makes the result NaN, whichever side it
+/// is on (so a reduce or scan that meets a NaN returns one in every order). Which of -0.0 and +0.0
+/// is returned when both occur depends on the order (fixed by Determinism::bitwise).
 struct Min {
   static constexpr bool is_commutative = true;
   template <class T>
@@ -47,10 +51,14 @@ struct Min {
     else return std::numeric_limits<T>::max();
   }
   template <class T>
-  KOKKOS_FUNCTION constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+  KOKKOS_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    if constexpr (std::is_floating_point_v<T>) return (b < a || b != b) ? b : a;  // b != b: b is NaN
+    else return b < a ? b : a;
+  }
 };
 
-/// Maximum; identity is the lowest value of T (-inf for floating point).
+/// Maximum; identity is the lowest value of T (-inf for floating point). NaN and signed zeros
+/// as for Min.
 struct Max {
   static constexpr bool is_commutative = true;
   template <class T>
@@ -59,7 +67,10 @@ struct Max {
     else return std::numeric_limits<T>::lowest();
   }
   template <class T>
-  KOKKOS_FUNCTION constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+  KOKKOS_FUNCTION constexpr T operator()(const T& a, const T& b) const {
+    if constexpr (std::is_floating_point_v<T>) return (a < b || b != b) ? b : a;
+    else return a < b ? b : a;
+  }
 };
 
 /// True when Op is a usable kprim operation on values of type T.

@@ -44,17 +44,37 @@ template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = 
   return value;
 }
 
+/// Reduces `x` with `op` in the accumulator type Acc and returns the value on the host: each
+/// element is converted to Acc before it is combined, so `kprim::reduce<std::int64_t>(space, ints)`
+/// sums int32 data without overflow and `kprim::reduce<double>(space, floats)` sums floats in
+/// double, without copying the input.
+template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
+  requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
+[[nodiscard]] Acc reduce(const Space& space, const View& x, const Op& op = {}, const ReduceOptions& options = {}) {
+  Acc value{};
+  kprim::reduce(space, x, Kokkos::View<Acc, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&value), op, options);
+  space.fence("kprim::reduce: value to host");
+  return value;
+}
+
+/// As above, on the View's default execution space instance.
+template <class Acc, impl::AnyView View, impl::OpArgument Op = Sum>
+  requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
+[[nodiscard]] Acc reduce(const View& x, const Op& op = {}, const ReduceOptions& options = {}) {
+  return kprim::reduce<Acc>(impl::default_instance<View>("kprim::reduce"), x, op, options);
+}
+
 /// As above, on the View's default execution space instance.
 template <impl::AnyView View, impl::AnyView Result, impl::OpArgument Op = Sum>
 void reduce(const View& x, const Result& result, const Op& op = {}, const ReduceOptions& options = {}) {
-  kprim::reduce(typename View::execution_space{}, x, result, op, options);
+  kprim::reduce(impl::default_instance<View>("kprim::reduce"), x, result, op, options);
 }
 
 /// As above, on the View's default execution space instance.
 template <impl::AnyView View, impl::OpArgument Op = Sum>
 [[nodiscard]] typename View::non_const_value_type reduce(const View& x, const Op& op = {},
                                                          const ReduceOptions& options = {}) {
-  return kprim::reduce(typename View::execution_space{}, x, op, options);
+  return kprim::reduce(impl::default_instance<View>("kprim::reduce"), x, op, options);
 }
 
 }  // namespace kprim

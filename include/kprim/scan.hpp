@@ -82,14 +82,14 @@ void exclusive_scan(const Space& space, const In& in, const Out& out,
 /// inclusive_scan on the input View's default execution space instance.
 template <impl::AnyView In, impl::AnyView Out, class... Rest>
 void inclusive_scan(const In& in, const Out& out, const Rest&... rest) {
-  kprim::inclusive_scan(typename In::execution_space{}, in, out, rest...);
+  kprim::inclusive_scan(impl::default_instance<In>("kprim::inclusive_scan"), in, out, rest...);
 }
 
 /// exclusive_scan on the input View's default execution space instance.
 template <impl::AnyView In, impl::AnyView Out, class... Rest>
 void exclusive_scan(const In& in, const Out& out, const std::type_identity_t<typename Out::non_const_value_type>& init,
                     const Rest&... rest) {
-  kprim::exclusive_scan(typename In::execution_space{}, in, out, init, rest...);
+  kprim::exclusive_scan(impl::default_instance<In>("kprim::exclusive_scan"), in, out, init, rest...);
 }
 
 }  // namespace kprim

@@ -41,7 +41,8 @@ void* reduce_state_for(cudaStream_t stream, std::size_t bytes) {
   if (state.bytes < bytes) {
     if (state.data) check(cudaFree(state.data), "cudaFree (bitwise reduce state)");  // waits for its users
     state.data = nullptr;
-    check(cudaMalloc(&state.data, bytes), "cudaMalloc (bitwise reduce state)");
+    state.bytes = 0;  // stays empty if the allocation below fails
+    check_allocation(cudaMalloc(&state.data, bytes), bytes, "bitwise reduce state");
     check(cudaMemset(state.data, 0, bytes), "cudaMemset (bitwise reduce state)");
     state.bytes = bytes;
   }

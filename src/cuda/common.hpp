@@ -18,6 +18,15 @@ inline void check(cudaError_t status, const char* what) {
     throw std::runtime_error(std::string("kprim (CUDA path): ") + what + " failed: " + cudaGetErrorString(status));
 }
 
+/// As check, for a cudaMalloc: a failure is a kprim::allocation_error (out of device memory).
+inline void check_allocation(cudaError_t status, std::size_t bytes, const char* what) {
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();  // an allocation failure is not sticky: clear it for the next call
+    throw kprim::allocation_error(std::string("kprim (CUDA path): cannot allocate ") + std::to_string(bytes) +
+                                  " bytes of device memory for the " + what + ": " + cudaGetErrorString(status));
+  }
+}
+
 /// Streaming multiprocessors of the instance's device.
 inline int sm_count(const Kokkos::Cuda& space) {
   int count = 0;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <utility>
 
 namespace kprim::impl::cuda {
 
@@ -19,15 +20,16 @@ unsigned* ticket_for(cudaStream_t stream) {
   static std::mutex mutex;
   static std::map<cudaStream_t, unsigned*> tickets;
   std::lock_guard<std::mutex> lock(mutex);
+  static bool hooked = false;
   unsigned*& ticket = tickets[stream];
   if (ticket == nullptr) {
-    if (tickets.size() == 1)
+    if (!std::exchange(hooked, true))
       Kokkos::push_finalize_hook([] {
         std::lock_guard<std::mutex> guard(mutex);
         for (auto& [s, t] : tickets) cudaFree(t);
         tickets.clear();
       });
-    check(cudaMalloc(&ticket, sizeof(unsigned)), "cudaMalloc (reduce ticket)");
+    check_allocation(cudaMalloc(&ticket, sizeof(unsigned)), sizeof(unsigned), "reduce ticket");
     check(cudaMemset(ticket, 0, sizeof(unsigned)), "cudaMemset (reduce ticket)");
   }
   return ticket;

@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -14,9 +15,19 @@ namespace kprim::impl {
 
 [[noreturn]] void throw_invalid_argument(const char* function, const std::string& what);
 [[noreturn]] void throw_not_initialized(const char* function);
+[[noreturn]] void throw_allocation_error(const char* function, std::size_t bytes, const char* memory_space,
+                                         const std::string& why);
 
 inline void check_initialized(const char* function) {
   if (!Kokkos::is_initialized() || Kokkos::is_finalized()) throw_not_initialized(function);
+}
+
+/// The View's default execution space instance, once Kokkos is known to be initialized
+/// (constructing an instance before Kokkos::initialize aborts inside Kokkos).
+template <class View>
+typename View::execution_space default_instance(const char* function) {
+  check_initialized(function);
+  return typename View::execution_space{};
 }
 
 /// A View that owns nothing and points nowhere: default-constructed (or moved-from).

@@ -89,7 +89,7 @@ void bitwise_scan_into(const char* function, const Space& space, const In& in, c
                              .set_scratch_size(0, Kokkos::PerTeam(kernel_scratch)),
                          kernel);
   };
-  with_result_slot<T>(space, bytes, total, [&](unsigned char* temp, T* target) {
+  with_result_slot<T>(function, space, bytes, total, [&](unsigned char* temp, T* target) {
     const auto roots = [&](std::size_t k) { return reinterpret_cast<T*>(temp + offsets[k]); };
     const auto prefixes = [&](std::size_t k) {
       return reinterpret_cast<T*>(temp + offsets[k] + round_up16(std::size_t(counts[k]) * sizeof(T)));

@@ -105,7 +105,7 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
         if (detail::is_default(options.tuning)) {
           // No temporaries: the CUDA bitwise reduce keeps its own per-stream state.
-          with_result_slot<T>(space, 0, result, [&](unsigned char* temp, T* target) {
+          with_result_slot<T>(function, space, 0, result, [&](unsigned char* temp, T* target) {
             if constexpr (detail::is_products<Source>::value)
               cuda::bitwise_dot<T>(space, detail::cuda_input(source.x), detail::cuda_input(source.y), n, target, temp);
             else
@@ -122,7 +122,7 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
   if constexpr (detail::cuda_path_applies<Space, T, Op, Source>()) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
     if (options.algorithm == ReduceAlgorithm::automatic && detail::is_default(options.tuning)) {
-      with_result_slot<T>(space, cuda::reduce_temp_bytes(space, n, sizeof(T)), result,
+      with_result_slot<T>(function, space, cuda::reduce_temp_bytes(space, n, sizeof(T)), result,
                                   [&](unsigned char* temp, T* target) {
                                     if constexpr (detail::is_products<Source>::value)
                                       cuda::dot<T>(space, detail::cuda_input(source.x), detail::cuda_input(source.y),
@@ -157,7 +157,7 @@ void run_scan(const char* function, const Space& space, const In& in, const Out&
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
         if (detail::is_default(options.tuning)) {
           const std::int64_t n = std::int64_t(in.extent(0));
-          with_result_slot<T>(space, cuda::bitwise_temp_bytes(n, sizeof(T)), total, [&](unsigned char* temp, T* target) {
+          with_result_slot<T>(function, space, cuda::bitwise_temp_bytes(n, sizeof(T)), total, [&](unsigned char* temp, T* target) {
             cuda::bitwise_scan<T, Op>(space, detail::cuda_input(in), detail::cuda_output(out), n, exclusive, seed, op,
                                       target, temp);
           });
@@ -173,7 +173,7 @@ void run_scan(const char* function, const Space& space, const In& in, const Out&
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
     if (options.algorithm == ScanAlgorithm::automatic && detail::is_default(options.tuning)) {
       const std::int64_t n = std::int64_t(in.extent(0));
-      with_result_slot<T>(space, cuda::scan_temp_bytes(n, sizeof(T)), total, [&](unsigned char* temp, T* target) {
+      with_result_slot<T>(function, space, cuda::scan_temp_bytes(n, sizeof(T)), total, [&](unsigned char* temp, T* target) {
         cuda::scan<T, Op>(space, detail::cuda_input(in), detail::cuda_output(out), n, exclusive, seed, op, target,
                           temp);
       });

@@ -64,7 +64,7 @@ void reduce_passes(const char* function, const Space& space, std::int64_t n, con
   constexpr bool direct = Kokkos::SpaceAccessibility<Space, typename Result::memory_space>::accessible;
   std::int64_t temp_size = direct ? 0 : 1;
   for (std::size_t pass = 1; pass < counts.size(); ++pass) temp_size += counts[pass];
-  const auto temporaries = TemporaryStorage<Space>::lease(space, temp_size * sizeof(T));
+  const auto temporaries = TemporaryStorage<Space>::lease(function, space, temp_size * sizeof(T));
   T* const temp = temporaries.template as<T>();
   T* const final_value = direct ? result.data() : temp + (temp_size - 1);
 

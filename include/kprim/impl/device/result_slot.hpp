@@ -15,17 +15,17 @@ struct NoTotal {};
 
 constexpr std::size_t round_up16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
-/// Leases `temp_bytes` of temporaries (16-byte aligned) and runs launch(temporaries, target):
+/// Leases `temp_bytes` of temporaries for `function` (16-byte aligned) and runs launch(temporaries, target):
 /// `target` points at the rank-0 View `result` when `space` can write it, else at a slot after
 /// the temporaries whose value is then copied to `result` asynchronously on `space`. `result`
 /// may be NoTotal (target = nullptr).
 template <class T, class Space, class Result, class Launch>
-void with_result_slot(const Space& space, std::size_t temp_bytes, const Result& result, Launch launch) {
+void with_result_slot(const char* function, const Space& space, std::size_t temp_bytes, const Result& result, Launch launch) {
   constexpr bool wanted = !std::is_same_v<Result, NoTotal>;
   bool direct = true;
   if constexpr (wanted) direct = Kokkos::SpaceAccessibility<Space, typename Result::memory_space>::accessible;
   const std::size_t slot_offset = round_up16(temp_bytes);
-  const auto temporaries = TemporaryStorage<Space>::lease(space, slot_offset + (direct ? 0 : round_up16(sizeof(T))));
+  const auto temporaries = TemporaryStorage<Space>::lease(function, space, slot_offset + (direct ? 0 : round_up16(sizeof(T))));
   unsigned char* const base = temporaries.template as<unsigned char>();
   T* target = nullptr;
   if constexpr (wanted) target = direct ? result.data() : reinterpret_cast<T*>(base + slot_offset);
@@ -50,7 +50,7 @@ template <class T, class Space, class Result, class KernelFor>
 void launch_with_ticket(const char* function, const Space& space, int teams, int team_size, std::size_t scratch,
                         const Result& result, KernelFor kernel_for) {
   const std::size_t ticket_bytes = 16;
-  with_result_slot<T>(space, ticket_bytes + std::size_t(teams) * sizeof(T), result, [&](unsigned char* temp, T* target) {
+  with_result_slot<T>(function, space, ticket_bytes + std::size_t(teams) * sizeof(T), result, [&](unsigned char* temp, T* target) {
     int* const ticket = reinterpret_cast<int*>(temp);
     if (teams > 1) zero_bytes(space, temp, ticket_bytes);
     Kokkos::parallel_for(function,

@@ -97,7 +97,7 @@ void scan_with(const char* function, const Space& space, const In& in, const Out
     total_direct = Kokkos::SpaceAccessibility<Space, typename Total::memory_space>::accessible;
   const std::int64_t levels_size = scan.temp_size(n);
   const std::int64_t temp_size = levels_size + (total_direct ? 0 : 1);
-  const auto temporaries = TemporaryStorage<Space>::lease(space, temp_size * sizeof(T));
+  const auto temporaries = TemporaryStorage<Space>::lease(function, space, temp_size * sizeof(T));
   T* const temp = temporaries.template as<T>();
   T* total_ptr = nullptr;
   if constexpr (wants_total) total_ptr = total_direct ? total.data() : temp + levels_size;

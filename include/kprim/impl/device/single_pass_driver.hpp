@@ -51,7 +51,7 @@ void lookback_scan_into(const char* function, const Space& space, const In& in, 
                                          std::to_string(shape.tile()) + "; use a larger items_per_thread");
   const std::size_t flags_offset = 16, flags_bytes = round_up16(std::size_t(tiles) * sizeof(int));
   const std::size_t values_bytes = round_up16(std::size_t(tiles) * sizeof(T));
-  with_result_slot<T>(space, flags_offset + flags_bytes + 2 * values_bytes, total, [&](unsigned char* temp, T* target) {
+  with_result_slot<T>(function, space, flags_offset + flags_bytes + 2 * values_bytes, total, [&](unsigned char* temp, T* target) {
     zero_bytes(space, temp, flags_offset + flags_bytes);
     const team::LookbackState<T> state{reinterpret_cast<std::int64_t*>(temp), reinterpret_cast<int*>(temp + flags_offset),
                                        reinterpret_cast<T*>(temp + flags_offset + flags_bytes),

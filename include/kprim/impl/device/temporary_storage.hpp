@@ -8,13 +8,18 @@
 // interleave their passes; kernels that use the buffer are ordered on the instance, so the
 // next call's kernels cannot overwrite it early. Buffers are freed at Kokkos::finalize.
 
+#include <kprim/impl/validate.hpp>
+#include <kprim/memory.hpp>
+
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 
 namespace kprim::impl {
 
@@ -37,15 +42,28 @@ class TemporaryStorage {
     unsigned char* data_;
   };
 
-  static Lease lease(const Space& space, std::size_t bytes) {
+  /// Throws kprim::allocation_error (naming `function`) when the buffer cannot grow to `bytes`:
+  /// over kprim::temporary_storage_limit(), or the allocation failed. Nothing has been launched
+  /// with the buffer then, and the instance is left with no buffer (the next call allocates).
+  static Lease lease(const char* function, const Space& space, std::size_t bytes) {
     Entry& entry = entry_for(space);
     std::unique_lock<std::mutex> lock(entry.mutex);
     if (entry.buffer.extent(0) < bytes) {
+      const std::size_t limit = temporary_storage_limit();
+      if (bytes > limit)
+        throw_allocation_error(function, bytes, Space::memory_space::name(),
+                               "over the limit of " + std::to_string(limit) +
+                                   " bytes set with kprim::set_temporary_storage_limit");
       if (entry.buffer.extent(0) > 0) space.fence("kprim: retire a smaller temporary buffer");
       entry.buffer = buffer_type();  // free before allocating the larger one
       // Grow by at least 1/8 so slowly growing sizes do not reallocate on every call.
-      const std::size_t size = bytes + bytes / 8;
-      entry.buffer = buffer_type(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kprim::temporaries"), size);
+      const std::size_t size = std::max(bytes, std::min(limit, bytes + bytes / 8));
+      try {
+        entry.buffer =
+            buffer_type(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kprim::temporaries"), size);
+      } catch (const std::exception& failure) {  // Kokkos reports a failed allocation as std::bad_alloc or runtime_error
+        throw_allocation_error(function, size, Space::memory_space::name(), failure.what());
+      }
     }
     return Lease(std::move(lock), entry.buffer.data());
   }
