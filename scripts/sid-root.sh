@@ -52,5 +52,8 @@ bind() { as_root mkdir -p "$2"; as_root mount --bind "$1" "$2"; mounts+=("$2"); 
 bind /proc "$root/proc"
 bind /dev "$root/dev"
 bind "$repo" "$root/kprim"
+# A clean environment inside, but kprim's own settings (KPRIM_*) and the sanitizers' get through.
+forward=()
+while IFS= read -r name; do forward+=("$name=${!name}"); done < <(compgen -e | grep -E '^(KPRIM_|ASAN_|UBSAN_|LSAN_)' || true)
 as_root chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin \
-  CI="${CI:-}" OMP_PROC_BIND="${OMP_PROC_BIND:-false}" /bin/bash -c 'cd /kprim && "$@"' bash "$@"
+  CI="${CI:-}" OMP_PROC_BIND="${OMP_PROC_BIND:-false}" "${forward[@]}" /bin/bash -c 'cd /kprim && "$@"' bash "$@"

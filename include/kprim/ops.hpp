@@ -47,7 +47,10 @@ struct Min {
   static constexpr bool is_commutative = true;
   template <class T>
   KOKKOS_FUNCTION static constexpr T identity() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+    // Kokkos' traits for built-in types: std::numeric_limits is host-only under nvcc.
+    if constexpr (std::is_floating_point_v<T>) return Kokkos::Experimental::infinity_v<T>;
+    else if constexpr (std::is_arithmetic_v<T>) return Kokkos::Experimental::finite_max_v<T>;
+    else if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
     else return std::numeric_limits<T>::max();
   }
   template <class T>
@@ -63,7 +66,9 @@ struct Max {
   static constexpr bool is_commutative = true;
   template <class T>
   KOKKOS_FUNCTION static constexpr T identity() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+    if constexpr (std::is_floating_point_v<T>) return -Kokkos::Experimental::infinity_v<T>;
+    else if constexpr (std::is_arithmetic_v<T>) return Kokkos::Experimental::finite_min_v<T>;
+    else if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
     else return std::numeric_limits<T>::lowest();
   }
   template <class T>
