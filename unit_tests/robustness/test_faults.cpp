@@ -110,7 +110,7 @@ TEST_CASE("a full GPU: kprim::allocation_error from the real allocator, then rec
 
   // Take every byte the device will give, in shrinking chunks.
   std::vector<void*> ballast;
-  for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(1) << 16); chunk /= 2) {
+  for (std::size_t chunk = std::size_t(1) << 30; chunk >= 256; chunk /= 2) {  // down to less than any temporary
     void* p = nullptr;
     while (cudaMalloc(&p, chunk) == cudaSuccess) ballast.push_back(p);
     (void)cudaGetLastError();
