@@ -12,7 +12,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 root=${KPRIM_SID_ROOT:-$repo/.sid-root}
 mirror=${KPRIM_SID_MIRROR:-http://deb.debian.org/debian}
-packages=g++,cmake,ninja-build,make,git,libkokkos-dev,catch2,libbenchmark-dev,python3,ca-certificates
+packages=g++,cmake,ninja-build,make,git,libkokkos-dev,catch2,libbenchmark-dev,python3,ca-certificates,libopenmpi-dev,openmpi-bin
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
