@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <limits>
+#include <ostream>
 #include <random>
 #include <string>
 #include <tuple>
@@ -265,6 +266,43 @@ template <class T, class Op>
 T exact_init() {
   if constexpr (std::is_same_v<Op, kprim::Prod>) return T(std::is_signed_v<T> ? -1 : 3);
   else return T(7);
+}
+
+// ---- a non-commutative user type and op ------------------------------------------------------
+
+/// 2x2 integer matrices modulo a prime: associative, not commutative.
+struct Mat2 {
+  std::int64_t a = 1, b = 0, c = 0, d = 1;
+  KOKKOS_FUNCTION friend bool operator==(const Mat2& x, const Mat2& y) {
+    return x.a == y.a && x.b == y.b && x.c == y.c && x.d == y.d;
+  }
+  friend const Mat2& operator+(const Mat2& m) { return m; }  // first_mismatch prints +value
+  friend std::ostream& operator<<(std::ostream& os, const Mat2& m) {
+    return os << "[" << m.a << " " << m.b << "; " << m.c << " " << m.d << "]";
+  }
+};
+
+/// x * y with every entry mod p.
+KOKKOS_INLINE_FUNCTION Mat2 multiply_mod(const Mat2& x, const Mat2& y, std::int64_t p) {
+  return {(x.a * y.a + x.b * y.c) % p, (x.a * y.b + x.b * y.d) % p, (x.c * y.a + x.d * y.c) % p,
+          (x.c * y.b + x.d * y.d) % p};
+}
+
+/// Matrix product mod a fixed prime: a stateless (empty) op.
+struct MatMulMod {
+  static constexpr std::int64_t p = 1'000'003;
+  KOKKOS_FUNCTION Mat2 identity() const { return {}; }
+  KOKKOS_FUNCTION Mat2 operator()(const Mat2& x, const Mat2& y) const { return multiply_mod(x, y, p); }
+};
+
+/// n matrices with entries below 1000, from `seed`.
+inline std::vector<Mat2> random_matrices(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Mat2> m(n);
+  for (auto& x : m)
+    x = {std::int64_t(rng() % 1000), std::int64_t(rng() % 1000), std::int64_t(rng() % 1000),
+         std::int64_t(rng() % 1000)};
+  return m;
 }
 
 // ---- host/device copies --------------------------------------------------------------------

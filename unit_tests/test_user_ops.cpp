@@ -8,23 +8,6 @@ using namespace kprim_test;
 
 namespace {
 
-/// 2x2 integer matrices modulo a prime: associative, not commutative.
-struct Mat2 {
-  std::int64_t a = 1, b = 0, c = 0, d = 1;
-  KOKKOS_FUNCTION friend bool operator==(const Mat2& x, const Mat2& y) {
-    return x.a == y.a && x.b == y.b && x.c == y.c && x.d == y.d;
-  }
-};
-
-struct MatMulMod {
-  static constexpr std::int64_t p = 1'000'003;
-  KOKKOS_FUNCTION Mat2 identity() const { return {}; }
-  KOKKOS_FUNCTION Mat2 operator()(const Mat2& x, const Mat2& y) const {
-    return {(x.a * y.a + x.b * y.c) % p, (x.a * y.b + x.b * y.d) % p, (x.c * y.a + x.d * y.c) % p,
-            (x.c * y.b + x.d * y.d) % p};
-  }
-};
-
 /// First and last valid entry of a range: associative, not commutative, on a plain struct.
 struct Ends {
   int first = -1, last = -1;
@@ -43,14 +26,6 @@ struct MaxAbs {
   KOKKOS_FUNCTION double identity() const { return 0.0; }
   KOKKOS_FUNCTION double operator()(double x, double y) const { return Kokkos::fmax(Kokkos::fabs(x), Kokkos::fabs(y)); }
 };
-
-std::vector<Mat2> random_matrices(std::int64_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Mat2> m(n);
-  for (auto& x : m) x = {std::int64_t(rng() % 1000), std::int64_t(rng() % 1000), std::int64_t(rng() % 1000),
-                         std::int64_t(rng() % 1000)};
-  return m;
-}
 
 template <class T, class Op>
 std::vector<T> sequential_inclusive(const std::vector<T>& in, const Op& op) {

@@ -125,48 +125,14 @@ bool same_on_every_rank(const T& value) {
   return true;
 }
 
-// ---- non-built-in ops -------------------------------------------------------------------------
-
-/// 2x2 integer matrices mod a prime: associative, not commutative.
-struct Mat2 {
-  std::int64_t a = 1, b = 0, c = 0, d = 1;
-  KOKKOS_FUNCTION friend bool operator==(const Mat2& x, const Mat2& y) {
-    return x.a == y.a && x.b == y.b && x.c == y.c && x.d == y.d;
-  }
-  friend const Mat2& operator+(const Mat2& m) { return m; }  // first_mismatch prints +value
-  friend std::ostream& operator<<(std::ostream& os, const Mat2& m) {
-    return os << "[" << m.a << " " << m.b << "; " << m.c << " " << m.d << "]";
-  }
-};
-
-/// Stateless (an empty class): crosses ranks through an MPI_Op made from it.
-struct MatMulMod {
-  static constexpr std::int64_t p = 1'000'003;
-  KOKKOS_FUNCTION Mat2 identity() const { return {}; }
-  KOKKOS_FUNCTION Mat2 operator()(const Mat2& x, const Mat2& y) const {
-    return {(x.a * y.a + x.b * y.c) % p, (x.a * y.b + x.b * y.d) % p, (x.c * y.a + x.d * y.c) % p,
-            (x.c * y.b + x.d * y.d) % p};
-  }
-};
+// ---- non-built-in ops (Mat2, MatMulMod: test_support.hpp) -----------------------------------
 
 /// The same product with the modulus as state: crosses ranks through a gather of the rank totals.
 struct MatMulModulo {
   std::int64_t p;
   KOKKOS_FUNCTION Mat2 identity() const { return {}; }
-  KOKKOS_FUNCTION Mat2 operator()(const Mat2& x, const Mat2& y) const {
-    return {(x.a * y.a + x.b * y.c) % p, (x.a * y.b + x.b * y.d) % p, (x.c * y.a + x.d * y.c) % p,
-            (x.c * y.b + x.d * y.d) % p};
-  }
+  KOKKOS_FUNCTION Mat2 operator()(const Mat2& x, const Mat2& y) const { return multiply_mod(x, y, p); }
 };
-
-std::vector<Mat2> random_matrices(std::int64_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Mat2> m(n);
-  for (auto& x : m)
-    x = {std::int64_t(rng() % 1000), std::int64_t(rng() % 1000), std::int64_t(rng() % 1000),
-         std::int64_t(rng() % 1000)};
-  return m;
-}
 
 template <class Space, class T, class Op>
 void check_user_op(const Space& space, const Op& op) {
