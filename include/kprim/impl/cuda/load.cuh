@@ -3,6 +3,7 @@
 // the address allows, scalar loads otherwise, and the element values a kernel combines.
 
 #include <kprim/impl/cuda/api.hpp>
+#include <kprim/impl/cuda/warp.cuh>
 
 #include <cstdint>
 
@@ -23,6 +24,20 @@ __device__ __forceinline__ Vector16<T> load_vector(const T* aligned) {
     __builtin_memcpy(&v, &raw, 16);
   } else {
     const longlong2 raw = __ldg(reinterpret_cast<const longlong2*>(aligned));
+    __builtin_memcpy(&v, &raw, 16);
+  }
+  return v;
+}
+
+/// A 16-byte load from shared (or any non-read-only) memory.
+template <class T>
+__device__ __forceinline__ Vector16<T> load_shared_vector(const T* aligned) {
+  Vector16<T> v;
+  if constexpr (sizeof(T) == 4) {
+    const int4 raw = *reinterpret_cast<const int4*>(aligned);
+    __builtin_memcpy(&v, &raw, 16);
+  } else {
+    const longlong2 raw = *reinterpret_cast<const longlong2*>(aligned);
     __builtin_memcpy(&v, &raw, 16);
   }
   return v;
@@ -51,5 +66,58 @@ __host__ __device__ inline std::int64_t head_elements(const T* p) {
   if (address % sizeof(T) != 0) return -1;
   return std::int64_t(((16 - address % 16) % 16) / sizeof(T));
 }
+
+/// Moves a warp's 32 * Items contiguous elements between global memory, in coalesced 16-byte
+/// vectors (lane l takes vectors l, l + 32, ...: every warp instruction covers 512 contiguous
+/// bytes), and per-lane runs of Items consecutive elements in registers, through `exchange`
+/// (shared memory, `elements` T, 16-byte aligned). Each run is padded by one vector so that both
+/// sides are 128-bit shared accesses and a quarter-warp's run accesses hit distinct banks (scalar
+/// accesses padded every 32 elements cost 4x the shared-memory instructions for 4-byte T).
+template <class T, int Items>
+struct WarpRuns {
+  static constexpr int width = Vector16<T>::size;
+  static constexpr int stride = Items + width;  // a padded run
+  static constexpr int elements = warp_size * stride;
+  static_assert(Items % width == 0, "kprim: runs must be whole 16-byte vectors");
+
+  /// values[k] = warp_data[lane * Items + k]; warp_data 16-byte aligned.
+  __device__ __forceinline__ static void load(const T* warp_data, T (&values)[Items], T* exchange, int lane) {
+#pragma unroll
+    for (int v = 0; v < Items / width; ++v) {
+      const int index = (v * warp_size + lane) * width;
+      store_vector(exchange + slot(index), load_vector(warp_data + index));
+    }
+    __syncwarp();
+#pragma unroll
+    for (int q = 0; q < Items / width; ++q) {
+      const Vector16<T> run = load_shared_vector(exchange + lane * stride + q * width);
+#pragma unroll
+      for (int k = 0; k < width; ++k) values[q * width + k] = run.lane[k];
+    }
+  }
+
+  /// warp_data[lane * Items + k] = values[k]; warp_data 16-byte aligned. May follow load() on
+  /// the same exchange.
+  __device__ __forceinline__ static void store(T* warp_data, const T (&values)[Items], T* exchange, int lane) {
+    __syncwarp();  // every lane has read its run of a previous load()
+#pragma unroll
+    for (int q = 0; q < Items / width; ++q) {
+      Vector16<T> run;
+#pragma unroll
+      for (int k = 0; k < width; ++k) run.lane[k] = values[q * width + k];
+      store_vector(exchange + lane * stride + q * width, run);
+    }
+    __syncwarp();
+#pragma unroll
+    for (int v = 0; v < Items / width; ++v) {
+      const int index = (v * warp_size + lane) * width;
+      store_vector(warp_data + index, load_shared_vector(exchange + slot(index)));
+    }
+  }
+
+ private:
+  /// Where element `index` of the warp's chunk lives in the exchange.
+  __device__ __forceinline__ static int slot(int index) { return (index / Items) * stride + index % Items; }
+};
 
 }  // namespace kprim::impl::cuda

@@ -22,22 +22,50 @@
 #include <kprim/ops.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace kprim::impl::cuda {
 
-// Tuning, measured on an H100 80GB HBM3, 2026-11-22 (kprim-bench, float inclusive scan, 2^28,
-// GB/s of ideal traffic; CUB 2386, copy 2922 in the same runs):
+/// A tuning of the scan kernel: threads per block, items per thread (a multiple of the 16-byte
+/// vector width), the minimum resident blocks per SM the compiler must allow (a register cap),
+/// and the look-back's back-off: nanoseconds a warp sleeps between polls of a window that still
+/// has an empty tile (0: spin).
+template <int BlockSize, int Items, int MinBlocksPerSM, int PollDelayNs = 0>
+struct ScanPolicy {
+  static constexpr int block_size = BlockSize;
+  static constexpr int items = Items;
+  static constexpr int min_blocks_per_sm = MinBlocksPerSM;
+  static constexpr int poll_delay_ns = PollDelayNs;
+  static constexpr std::int64_t tile_size = std::int64_t(BlockSize) * Items;
+  static_assert(BlockSize % 32 == 0, "kprim: CUDA block sizes are whole warps");
+};
+
+// Tuning, measured on an H100 80GB HBM3.
+// 2026-11-22 (kprim-bench, float inclusive scan, 2^28, GB/s of ideal traffic; CUB 2386, copy 2922):
 //   separate flag/value arrays, acquire polls, direct vector loads ........ 1473
 //   one status word per tile (flag + value in one access) ................ 1626
 //   + __launch_bounds__(256, 8): 32 registers, 8 blocks per SM ............ 1812
 //   + warp-striped loads/stores through shared memory .................... 2120
-// 256 threads; 16 items per thread for 4-byte types and 8 for 8-byte ones: 16 KiB of input per tile.
-inline constexpr int scan_block_size = 256;
-inline constexpr int scan_min_blocks_per_sm = 8;
+// 2026-11-23 (kprim-scan-tuning --reps=30, inclusive sum, time relative to CUB's in the same run,
+// perf_tests/results/NVIDIA-H100-2026-11-23-scan-tuning.csv). ncu on 256 x 16 / 8 blocks (float,
+// 2^28): 32 registers spill (5.8M local requests), 201M warp instructions against CUB's 102M,
+// 63% of stall cycles at the barrier behind warp 0's look-back. With WarpRuns (16-byte shared
+// accesses) and larger tiles:
+//                        2^20   2^24   2^26   2^28   (CUB time / kprim time)
+//   float  256 x 16 / 8   1.37   0.90   0.90   0.90   (the old default)
+//   float  256 x 32 / 4   1.42   0.96   0.98   0.97   62 registers, no spills, 114M instructions
+//   float  128 x 64 / 4   1.40   0.96   0.97   0.97   118 registers, 91M instructions
+//   float  128 x 32 / 8   1.32   0.96   0.96   0.95
+//   float  512 x 16 / 4   1.35   0.93   0.92   0.92
+//   double 256 x  8 / 8   0.98   0.93   0.92   0.92   (the old default)
+//   double 224 x 24 / 4   1.22   1.01   1.04   1.06   CUB's own sm90 shape for 8-byte sums
+//   double 256 x 16 / 4   1.06   1.00   1.00   1.00
+//   double 192 x 16 / 6   1.02   1.01   1.01   1.02
+// A poll back-off of 100-400 ns (first sweep) moved n >= 2^26 by under 2% either way, so none is used. The
+// float kernel stays ~3% behind CUB at n >= 2^26: DRAM throughput 70% of peak against CUB's 72.5%,
+// 0.26 eligible warps per scheduler, the block barrier behind the look-back still the top stall.
 template <class T>
-inline constexpr int scan_items_per_thread = sizeof(T) == 4 ? 16 : 8;
-template <class T>
-inline constexpr std::int64_t scan_tile_size = std::int64_t(scan_block_size) * scan_items_per_thread<T>;
+using default_scan_policy = std::conditional_t<sizeof(T) == 4, ScanPolicy<256, 32, 4>, ScanPolicy<224, 24, 4>>;
 
 enum TileFlag : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2 };
 
@@ -88,7 +116,7 @@ struct alignas(16) TileWord<T, true> {
 __host__ __device__ constexpr int exchange_padded(int index) { return index + index / 32; }
 
 /// Called by all 32 lanes of warp 0 of tile `tile` (> 0): op over every earlier tile, in order.
-template <class T, class Op>
+template <int PollDelayNs, class T, class Op>
 __device__ T look_back(const TileWord<T>* words, std::int64_t tile, const Op& op, const T& identity) {
   const int lane = lane_id();
   T prefix = identity;
@@ -97,8 +125,10 @@ __device__ T look_back(const TileWord<T>* words, std::int64_t tile, const Op& op
     unsigned flag = tile_inclusive;
     T value = identity;
     if (predecessor >= 0) TileWord<T>::read(words + predecessor, value, flag);
-    while (__any_sync(full_warp_mask, flag == tile_empty))
+    while (__any_sync(full_warp_mask, flag == tile_empty)) {
+      if constexpr (PollDelayNs > 0) __nanosleep(PollDelayNs);  // fewer L2 polls competing with the loads
       if (flag == tile_empty) TileWord<T>::read(words + predecessor, value, flag);
+    }
     const unsigned inclusive_lanes = __ballot_sync(full_warp_mask, flag == tile_inclusive);
     const int stop = inclusive_lanes ? __ffs(int(inclusive_lanes)) - 1 : warp_size - 1;
     if (lane > stop) value = identity;
@@ -111,14 +141,17 @@ __device__ T look_back(const TileWord<T>* words, std::int64_t tile, const Op& op
   }
 }
 
-template <class T, class Op, bool Vectorized, int MinBlocksPerSM>
-__global__ void __launch_bounds__(scan_block_size, MinBlocksPerSM)
+template <class T, class Op, class Policy, bool Vectorized>
+__global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
     scan_kernel(Input<T> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op, T* total,
                 TileWord<T>* words, unsigned* tile_counter) {
-  constexpr int items = scan_items_per_thread<T>;
-  constexpr std::int64_t tile_size = scan_tile_size<T>;
+  constexpr int scan_block_size = Policy::block_size;
+  constexpr int items = Policy::items;
+  constexpr std::int64_t tile_size = Policy::tile_size;
+  static_assert(items % Vector16<T>::size == 0, "kprim: scan items per thread must fill whole 16-byte vectors");
   __shared__ BlockStorage<T, scan_block_size> storage;
-  __shared__ T exchange_storage[(scan_block_size / warp_size) * exchange_padded(warp_size * items)];
+  using runs = WarpRuns<T, items>;
+  __shared__ Vector16<T> exchange_storage[(scan_block_size / warp_size) * runs::elements / runs::width];
   __shared__ std::int64_t tile_slot;
   __shared__ T prefix_slot;
   const T identity = identity_of<T>(op);
@@ -133,25 +166,14 @@ __global__ void __launch_bounds__(scan_block_size, MinBlocksPerSM)
   const bool full_tile = (tile + 1) * tile_size <= n;
 
   T values[items];
-  // Full aligned tiles move through shared memory warp by warp: each warp load/store
-  // instruction covers 512 contiguous bytes (lane l takes vector l, l + 32, ...), then each lane
-  // reads its own run of `items` consecutive elements (padded against bank conflicts).
-  constexpr int width = Vector16<T>::size;
+  // Full aligned tiles move through shared memory warp by warp (WarpRuns): coalesced vector
+  // loads, then each lane takes its own run of `items` consecutive elements.
   constexpr int per_warp = warp_size * items;
   const int lane = lane_id();
-  T* const exchange = exchange_storage + (threadIdx.x / warp_size) * exchange_padded(per_warp);
+  T* const exchange = reinterpret_cast<T*>(exchange_storage) + (threadIdx.x / warp_size) * runs::elements;
   const std::int64_t warp_first = tile * tile_size + std::int64_t(threadIdx.x / warp_size) * per_warp;
   if (Vectorized && full_tile) {
-#pragma unroll
-    for (int v = 0; v < items / width; ++v) {
-      const int index = (v * warp_size + lane) * width;
-      const Vector16<T> loaded = load_vector(in.data + warp_first + index);
-#pragma unroll
-      for (int k = 0; k < width; ++k) exchange[exchange_padded(index + k)] = loaded.lane[k];
-    }
-    __syncwarp();
-#pragma unroll
-    for (int k = 0; k < items; ++k) values[k] = exchange[exchange_padded(lane * items + k)];
+    runs::load(in.data + warp_first, values, exchange, lane);
   } else {
 #pragma unroll
     for (int k = 0; k < items; ++k) values[k] = first + k < n ? in.data[(first + k) * in.stride] : identity;
@@ -170,7 +192,7 @@ __global__ void __launch_bounds__(scan_block_size, MinBlocksPerSM)
     } else {
       if (threadIdx.x < warp_size) {
         if (threadIdx.x == 0) TileWord<T>::publish(words + tile, aggregate, tile_aggregate);
-        const T exclusive_prefix = look_back(words, tile, op, identity);  // tile 0's prefix holds the seed
+        const T exclusive_prefix = look_back<Policy::poll_delay_ns>(words, tile, op, identity);  // tile 0's prefix holds the seed
         if (threadIdx.x == 0) {
           TileWord<T>::publish(words + tile, op(exclusive_prefix, aggregate), tile_inclusive);
           prefix_slot = exclusive_prefix;
@@ -195,24 +217,51 @@ __global__ void __launch_bounds__(scan_block_size, MinBlocksPerSM)
   }
 
   if (Vectorized && full_tile) {
-    __syncwarp();  // every lane has read its run before the exchange is rewritten
-#pragma unroll
-    for (int k = 0; k < items; ++k) exchange[exchange_padded(lane * items + k)] = values[k];
-    __syncwarp();
-#pragma unroll
-    for (int v = 0; v < items / width; ++v) {
-      const int index = (v * warp_size + lane) * width;
-      Vector16<T> stored;
-#pragma unroll
-      for (int k = 0; k < width; ++k) stored.lane[k] = exchange[exchange_padded(index + k)];
-      store_vector(out.data + warp_first + index, stored);
-    }
+    runs::store(out.data + warp_first, values, exchange, lane);
   } else {
 #pragma unroll
     for (int k = 0; k < items; ++k)
       if (first + k < n) out.data[(first + k) * out.stride] = values[k];
   }
   if (total != nullptr && tile == gridDim.x - 1 && threadIdx.x == 0) *total = op(tile_prefix, aggregate);
+}
+
+/// Tiles `Policy` cuts n elements into (at least one: n = 0 still writes the total).
+template <class Policy>
+constexpr std::int64_t scan_tiles(std::int64_t n) {
+  return n <= Policy::tile_size ? 1 : (n + Policy::tile_size - 1) / Policy::tile_size;
+}
+
+/// Temporary bytes of a `Policy` scan of n elements of T: a tile counter and one status word per
+/// tile (none for a single tile).
+template <class T, class Policy>
+constexpr std::size_t scan_temp_bytes_for(std::int64_t n) {
+  const std::int64_t tiles = scan_tiles<Policy>(n);
+  return tiles == 1 ? 0 : 16 + std::size_t(tiles) * sizeof(TileWord<T>);
+}
+
+/// Enqueues a `Policy` scan on `stream`; `temp` holds scan_temp_bytes_for<T, Policy>(n) bytes of
+/// device memory (zeroed here). Returns the launch's error code.
+template <class T, class Op, class Policy>
+cudaError_t launch_scan(cudaStream_t stream, Input<T> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
+                        T* total, void* temp) {
+  const std::int64_t tiles = scan_tiles<Policy>(n);
+  TileWord<T>* words = nullptr;
+  unsigned* counter = nullptr;
+  if (tiles > 1) {
+    auto* bytes = static_cast<unsigned char*>(temp);
+    counter = reinterpret_cast<unsigned*>(bytes);
+    words = reinterpret_cast<TileWord<T>*>(bytes + 16);
+    if (const cudaError_t error = cudaMemsetAsync(bytes, 0, scan_temp_bytes_for<T, Policy>(n), stream)) return error;
+  }
+  const bool vectorized = in.stride == 1 && out.stride == 1 && is_aligned16(in.data) && is_aligned16(out.data);
+  if (vectorized)
+    scan_kernel<T, Op, Policy, true><<<unsigned(tiles), Policy::block_size, 0, stream>>>(in, out, n, exclusive, seed, op,
+                                                                                         total, words, counter);
+  else
+    scan_kernel<T, Op, Policy, false><<<unsigned(tiles), Policy::block_size, 0, stream>>>(in, out, n, exclusive, seed,
+                                                                                          op, total, words, counter);
+  return cudaGetLastError();
 }
 
 }  // namespace kprim::impl::cuda

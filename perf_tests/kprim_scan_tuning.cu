@@ -1,0 +1,205 @@
+// kprim-scan-tuning: times the hand-written CUDA scan kernel under several tuning policies
+// (block size, items per thread, register cap, look-back back-off) against CUB's DeviceScan and a
+// device copy, in one process, on raw device memory. It is how the defaults in
+// include/kprim/impl/cuda/scan.cuh were chosen; rerun it on a new architecture before changing them.
+//
+// Every policy's output is checked against CUB's (exactly for integers, to a relative 1e-5 on the
+// last element for floating point); a mismatch aborts. Output: one CSV row per (type, n, candidate):
+//   type,n,candidate,time_us,gbps,vs_cub,vs_copy
+// GB/s counts the ideal traffic of a scan (n reads + n writes). Median of --reps timed calls after
+// two warm-up calls; the scan's own memset of its tile states is inside the timing, CUB's
+// temporary-storage allocation is not.
+//
+// Usage: kprim-scan-tuning [--reps=N] [--log2=20,24,26,28] [--types=float,double,int32,int64]
+//                          [--candidates=K]   (only the first K policies, e.g. 1 = the default, for ncu)
+
+#include <kprim/impl/cuda/scan.cuh>
+
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+using kprim::impl::cuda::Input;
+using kprim::impl::cuda::Output;
+using kprim::impl::cuda::ScanPolicy;
+
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) {
+    std::fprintf(stderr, "kprim-scan-tuning: %s: %s\n", what, cudaGetErrorString(status));
+    std::exit(2);
+  }
+}
+
+// Candidates. 4-byte types: the current default first, then CUB's sm90 shape (128 x 24) and
+// neighbours; 8-byte types likewise (CUB: 224 x 24). The last template argument is the poll
+// back-off in ns.
+using Candidates4 = std::tuple<ScanPolicy<256, 16, 8>, ScanPolicy<256, 16, 6>, ScanPolicy<256, 32, 4>,
+                               ScanPolicy<128, 32, 8>, ScanPolicy<128, 64, 4>, ScanPolicy<128, 48, 5>,
+                               ScanPolicy<256, 24, 5>, ScanPolicy<512, 16, 4>, ScanPolicy<384, 24, 2>,
+                               ScanPolicy<128, 32, 12>>;
+using Candidates8 = std::tuple<ScanPolicy<256, 8, 8>, ScanPolicy<224, 24, 4>, ScanPolicy<128, 24, 8>,
+                               ScanPolicy<128, 32, 6>, ScanPolicy<256, 16, 4>, ScanPolicy<128, 40, 5>,
+                               ScanPolicy<192, 16, 6>, ScanPolicy<256, 20, 4>>;
+
+template <class Policy>
+std::string name_of() {
+  return std::to_string(Policy::block_size) + "x" + std::to_string(Policy::items) + "/min" +
+         std::to_string(Policy::min_blocks_per_sm) + "/delay" + std::to_string(Policy::poll_delay_ns);
+}
+
+/// Median of `reps` timings of call() in microseconds, after two warm-up calls.
+template <class Call>
+double median_us(int reps, cudaEvent_t start, cudaEvent_t stop, Call call) {
+  call();
+  call();
+  std::vector<float> times;
+  for (int r = 0; r < reps; ++r) {
+    check(cudaEventRecord(start), "cudaEventRecord");
+    call();
+    check(cudaEventRecord(stop), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    times.push_back(ms);
+  }
+  std::nth_element(times.begin(), times.begin() + reps / 2, times.end());
+  return 1000.0 * times[reps / 2];
+}
+
+template <class T>
+__global__ void fill(T* data, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x)
+    data[i] = T((i * 7 + 3) % 5);  // small values: the integer sums are exact, the float ones near
+}
+
+template <class T>
+bool same(const std::vector<T>& expected, const std::vector<T>& got) {
+  if constexpr (std::is_integral_v<T>) {
+    return expected == got;
+  } else {
+    const double e = double(expected.back()), g = double(got.back());
+    return std::abs(e - g) <= 1e-5 * std::abs(e) + 1e-3;
+  }
+}
+
+template <class T>
+void run_type(const char* type, const std::vector<int>& log2s, int reps, int max_candidates) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  for (const int log2 : log2s) {
+    const std::int64_t n = std::int64_t(1) << log2;
+    T *in = nullptr, *out = nullptr, *total = nullptr;
+    check(cudaMalloc(&in, n * sizeof(T)), "cudaMalloc in");
+    check(cudaMalloc(&out, n * sizeof(T)), "cudaMalloc out");
+    check(cudaMalloc(&total, sizeof(T)), "cudaMalloc total");
+    fill<<<1024, 256>>>(in, n);
+    const double bytes = 2.0 * double(n) * sizeof(T);
+    auto row = [&](const std::string& candidate, double us, double cub_us, double copy_us) {
+      std::printf("%s,%lld,%s,%.2f,%.1f,%.3f,%.3f\n", type, static_cast<long long>(n), candidate.c_str(), us,
+                  bytes / us / 1e3, cub_us / us, copy_us / us);
+    };
+
+    const double copy_us = median_us(reps, start, stop, [&] {
+      check(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
+    });
+    std::size_t cub_bytes = 0;
+    check(cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, in, out, n), "cub temp size");
+    void* cub_temp = nullptr;
+    check(cudaMalloc(&cub_temp, cub_bytes), "cudaMalloc cub");
+    const double cub_us =
+        median_us(reps, start, stop, [&] { check(cub::DeviceScan::InclusiveSum(cub_temp, cub_bytes, in, out, n), "cub"); });
+    std::vector<T> expected(n), got(n);
+    check(cudaMemcpy(expected.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost), "copy back");
+    row("copy", copy_us, cub_us, copy_us);
+    row("cub", cub_us, cub_us, copy_us);
+
+    using Candidates = std::conditional_t<sizeof(T) == 4, Candidates4, Candidates8>;
+    std::apply(
+        [&](auto... policies) {
+          int index = 0;
+          auto one = [&](auto policy) {
+            using Policy = decltype(policy);
+            if (index++ >= max_candidates) return;
+            const std::size_t temp_bytes = kprim::impl::cuda::scan_temp_bytes_for<T, Policy>(n);
+            void* temp = nullptr;
+            check(cudaMalloc(&temp, std::max<std::size_t>(temp_bytes, 16)), "cudaMalloc temp");
+            const double us = median_us(reps, start, stop, [&] {
+              check(kprim::impl::cuda::launch_scan<T, kprim::Sum, Policy>(nullptr, Input<T>{in, 1}, Output<T>{out, 1}, n,
+                                                                          false, T(0), kprim::Sum{}, total, temp),
+                    "launch_scan");
+            });
+            check(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost), "copy back");
+            if (!same(expected, got)) {
+              std::fprintf(stderr, "kprim-scan-tuning: %s n=%lld policy %s: result differs from CUB's\n", type,
+                           static_cast<long long>(n), name_of<Policy>().c_str());
+              std::exit(1);
+            }
+            check(cudaFree(temp), "cudaFree");
+            row(name_of<Policy>(), us, cub_us, copy_us);
+          };
+          (one(policies), ...);
+        },
+        Candidates{});
+    check(cudaFree(cub_temp), "cudaFree");
+    check(cudaFree(in), "cudaFree");
+    check(cudaFree(out), "cudaFree");
+    check(cudaFree(total), "cudaFree");
+  }
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', begin), text.size());
+    parts.push_back(text.substr(begin, comma - begin));
+    begin = comma + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 20;
+  int max_candidates = 1 << 30;
+  std::vector<int> log2s{20, 24, 26, 28};
+  std::vector<std::string> types{"float", "double", "int32", "int64"};
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg.rfind("--reps=", 0) == 0) {
+      reps = std::max(1, std::atoi(arg.c_str() + 7));
+    } else if (arg.rfind("--log2=", 0) == 0) {
+      log2s.clear();
+      for (const auto& part : split(arg.substr(7))) log2s.push_back(std::atoi(part.c_str()));
+    } else if (arg.rfind("--candidates=", 0) == 0) {
+      max_candidates = std::atoi(arg.c_str() + 13);
+    } else if (arg.rfind("--types=", 0) == 0) {
+      types = split(arg.substr(8));
+    } else {
+      std::fprintf(stderr, "usage: kprim-scan-tuning [--reps=N] [--log2=20,24,...] [--types=float,double,int32,int64] [--candidates=K]\n");
+      return 2;
+    }
+  }
+  cudaDeviceProp properties{};
+  check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+  std::printf("# %s, inclusive sum, median of %d\ntype,n,candidate,time_us,gbps,vs_cub,vs_copy\n", properties.name, reps);
+  for (const auto& type : types) {
+    if (type == "float") run_type<float>("float", log2s, reps, max_candidates);
+    else if (type == "double") run_type<double>("double", log2s, reps, max_candidates);
+    else if (type == "int32") run_type<std::int32_t>("int32", log2s, reps, max_candidates);
+    else if (type == "int64") run_type<std::int64_t>("int64", log2s, reps, max_candidates);
+    else { std::fprintf(stderr, "kprim-scan-tuning: unknown type %s\n", type.c_str()); return 2; }
+  }
+  return 0;
+}
