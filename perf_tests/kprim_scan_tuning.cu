@@ -39,9 +39,9 @@ void check(cudaError_t status, const char* what) {
   }
 }
 
-// Candidates. 4-byte types: the current default first, then CUB's sm90 shape (128 x 24) and
-// neighbours; 8-byte types likewise (CUB: 224 x 24). The last template argument is the poll
-// back-off in ns.
+// Candidates: the default before 2026-11-23 first (256 x 16 and 256 x 8), then larger tiles
+// around today's defaults (256 x 32 for 4-byte types; 224 x 24, CUB's sm90 shape, for 8-byte
+// ones). ScanPolicy<threads, items, min blocks per SM[, poll back-off ns]>.
 using Candidates4 = std::tuple<ScanPolicy<256, 16, 8>, ScanPolicy<256, 16, 6>, ScanPolicy<256, 32, 4>,
                                ScanPolicy<128, 32, 8>, ScanPolicy<128, 64, 4>, ScanPolicy<128, 48, 5>,
                                ScanPolicy<256, 24, 5>, ScanPolicy<512, 16, 4>, ScanPolicy<384, 24, 2>,
