@@ -82,7 +82,7 @@ TEMPLATE_LIST_TEST_CASE("CUDA paths: dot with differently aligned inputs", "[cud
     for (const std::int64_t n : cuda_sizes()) {
       const std::vector<T> hx = exact_input<T, kprim::Sum>(n + 3, 10 + n), hy = exact_input<T, kprim::Sum>(n + 3, 20 + n);
       const auto ax = to_space(space, hx, "x"), ay = to_space(space, hy, "y");
-      for (const auto [ox, oy] : {std::pair{0, 0}, {1, 1}, {3, 3}, {0, 1}, {2, 1}}) {
+      for (const auto& [ox, oy] : {std::pair{0, 0}, {1, 1}, {3, 3}, {0, 1}, {2, 1}}) {
         T expected = 0;
         for (std::int64_t i = 0; i < n; ++i) expected += hx[ox + i] * hy[oy + i];
         const auto x = Kokkos::subview(ax, std::pair<std::int64_t, std::int64_t>(ox, ox + n));
