@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace kprim::impl {
 
@@ -32,6 +33,20 @@ void single_pass_reduce_into(const char* function, const Space& space, std::int6
                         });
 }
 
+/// Elements per tile of the host look-back scan (a team of one thread per tile). Floating-point
+/// tiles are scanned in three passes with 8 chains (thread::scan_run), so they must stay in L1:
+/// 16 KiB. Integer tiles take one pass with one chain and gain from fewer tiles (less look-back
+/// per element). 2-core AMD EPYC VM, OpenMP, 2026-11-23, kprim-bench inclusive scan, GB/s at 2^20 / 2^24:
+///   float  tile 1024: 7.0 / 5.4, 2048: 11.8 / 7.8, 4096: 26.4 / 11.7, 16384: 3.7 / 3.0
+///   double tile 1024: 11.9 / 8.6, 2048: 22.0 / 13.8, 4096: 10.1 / 10.4
+///   int32  tile 1024: 16.9 / 8.9, 4096: 39.8 / 18.8, 16384: 44.8 / 20.4, 65536: 23.9 / 22.6
+///   int64  tile 1024: 19.9 / 15.5, 4096: 51.9 / 23.2, 16384: 60.3 / 25.1, 65536: 45.8 / 30.2
+/// (a shared VM: copies in the same runs varied 33-58 GB/s, so only large steps count).
+template <class T>
+constexpr int host_scan_tile() {
+  return std::is_integral_v<T> ? 16384 : int(sizeof(T) >= 16384 ? 1 : 16384 / sizeof(T));
+}
+
 /// One launch of team::LookbackScanTiles, one team per tile; temporaries: the ticket, one flag,
 /// aggregate and inclusive prefix per tile (flags and ticket zeroed first).
 template <class Space, class In, class Out, class Op, class Total>
@@ -42,9 +57,10 @@ void lookback_scan_into(const char* function, const Space& space, const In& in, 
   using kernel = team::LookbackScanTiles<Space, T, In, Out, Op>;
   const std::int64_t n = std::int64_t(in.extent(0));
   const kernel probe{in, out, n, 1, exclusive, seed, op, {}, nullptr};
-  const LaunchShape shape = choose_shape(function, space, Primitive::scan, tuning, probe, [](int team_size, int items) {
+  LaunchShape shape = choose_shape(function, space, Primitive::scan, tuning, probe, [](int team_size, int items) {
     return kernel::scratch_bytes(team_size, items);
   });
+  if (is_host_space_v<Space> && tuning.items_per_thread == 0) shape.items_per_thread = host_scan_tile<T>();
   const std::int64_t tiles = n == 0 ? 1 : (n + shape.tile() - 1) / shape.tile();
   if (tiles > std::int64_t(0x7fffffff))
     throw_invalid_argument(function, "a scan of " + std::to_string(n) + " elements needs more than 2^31 tiles of " +
