@@ -4,8 +4,8 @@
 //
 // One block per tile; a block takes its tile index from an atomic counter, so it only ever
 // waits on tiles whose blocks are already running (no deadlock whatever the scheduler does).
-// Each thread loads its own run of `items` consecutive elements (16-byte vector loads when the
-// data is aligned), folds them, and the block scans the thread folds (warp shuffles + one
+// Each thread gets its own run of `items` consecutive elements (aligned full tiles: coalesced
+// 16-byte loads turned into runs through shared memory by WarpRuns), folds them, and the block scans the thread folds (warp shuffles + one
 // partial per warp). The block then publishes its tile aggregate (flag AGGREGATE), and warp 0
 // looks back over a window of 32 predecessors at once: each lane reads one predecessor's flag,
 // the warp waits until none is EMPTY, takes the nearest INCLUSIVE prefix and the aggregates
