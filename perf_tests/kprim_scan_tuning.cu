@@ -41,7 +41,7 @@ void check(cudaError_t status, const char* what) {
 
 // Candidates: the default before 2026-11-23 first (256 x 16 and 256 x 8), then larger tiles
 // around today's defaults (256 x 32 for 4-byte types; 224 x 24, CUB's sm90 shape, for 8-byte
-// ones). ScanPolicy<threads, items, min blocks per SM[, poll back-off ns]>.
+// ones). ScanPolicy<threads, items, min blocks per SM>.
 using Candidates4 = std::tuple<ScanPolicy<256, 16, 8>, ScanPolicy<256, 16, 6>, ScanPolicy<256, 32, 4>,
                                ScanPolicy<128, 32, 8>, ScanPolicy<128, 64, 4>, ScanPolicy<128, 48, 5>,
                                ScanPolicy<256, 24, 5>, ScanPolicy<512, 16, 4>, ScanPolicy<384, 24, 2>,
@@ -53,7 +53,7 @@ using Candidates8 = std::tuple<ScanPolicy<256, 8, 8>, ScanPolicy<224, 24, 4>, Sc
 template <class Policy>
 std::string name_of() {
   return std::to_string(Policy::block_size) + "x" + std::to_string(Policy::items) + "/min" +
-         std::to_string(Policy::min_blocks_per_sm) + "/delay" + std::to_string(Policy::poll_delay_ns);
+         std::to_string(Policy::min_blocks_per_sm);
 }
 
 /// Median of `reps` timings of call() in microseconds, after two warm-up calls.

@@ -27,15 +27,12 @@
 namespace kprim::impl::cuda {
 
 /// A tuning of the scan kernel: threads per block, items per thread (a multiple of the 16-byte
-/// vector width), the minimum resident blocks per SM the compiler must allow (a register cap),
-/// and the look-back's back-off: nanoseconds a warp sleeps between polls of a window that still
-/// has an empty tile (0: spin).
-template <int BlockSize, int Items, int MinBlocksPerSM, int PollDelayNs = 0>
+/// vector width), and the minimum resident blocks per SM the compiler must allow (a register cap).
+template <int BlockSize, int Items, int MinBlocksPerSM>
 struct ScanPolicy {
   static constexpr int block_size = BlockSize;
   static constexpr int items = Items;
   static constexpr int min_blocks_per_sm = MinBlocksPerSM;
-  static constexpr int poll_delay_ns = PollDelayNs;
   static constexpr std::int64_t tile_size = std::int64_t(BlockSize) * Items;
   static_assert(BlockSize % 32 == 0, "kprim: CUDA block sizes are whole warps");
 };
@@ -61,7 +58,8 @@ struct ScanPolicy {
 //   double 224 x 24 / 4   1.22   1.01   1.04   1.06   CUB's own sm90 shape for 8-byte sums
 //   double 256 x 16 / 4   1.06   1.00   1.00   1.00
 //   double 192 x 16 / 6   1.02   1.01   1.01   1.02
-// A poll back-off of 100-400 ns (first sweep) moved n >= 2^26 by under 2% either way, so none is used.
+// A 100-400 ns __nanosleep between look-back polls (first sweep, scalar-exchange kernel) moved
+// n >= 2^26 by under 2% either way, so the look-back spins.
 // Tried and dropped: persistent blocks (one wave, each block taking its next tile's ticket while
 // it works on the current one, to hide the atomic): float 2^28 0.72, double 0.65 of CUB, because
 // a ticket taken early is scanned late and every later tile waits on it. The
@@ -119,7 +117,7 @@ struct alignas(16) TileWord<T, true> {
 __host__ __device__ constexpr int exchange_padded(int index) { return index + index / 32; }
 
 /// Called by all 32 lanes of warp 0 of tile `tile` (> 0): op over every earlier tile, in order.
-template <int PollDelayNs, class T, class Op>
+template <class T, class Op>
 __device__ T look_back(const TileWord<T>* words, std::int64_t tile, const Op& op, const T& identity) {
   const int lane = lane_id();
   T prefix = identity;
@@ -128,10 +126,8 @@ __device__ T look_back(const TileWord<T>* words, std::int64_t tile, const Op& op
     unsigned flag = tile_inclusive;
     T value = identity;
     if (predecessor >= 0) TileWord<T>::read(words + predecessor, value, flag);
-    while (__any_sync(full_warp_mask, flag == tile_empty)) {
-      if constexpr (PollDelayNs > 0) __nanosleep(PollDelayNs);  // fewer L2 polls competing with the loads
+    while (__any_sync(full_warp_mask, flag == tile_empty))
       if (flag == tile_empty) TileWord<T>::read(words + predecessor, value, flag);
-    }
     const unsigned inclusive_lanes = __ballot_sync(full_warp_mask, flag == tile_inclusive);
     const int stop = inclusive_lanes ? __ffs(int(inclusive_lanes)) - 1 : warp_size - 1;
     if (lane > stop) value = identity;
@@ -195,7 +191,7 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
     } else {
       if (threadIdx.x < warp_size) {
         if (threadIdx.x == 0) TileWord<T>::publish(words + tile, aggregate, tile_aggregate);
-        const T exclusive_prefix = look_back<Policy::poll_delay_ns>(words, tile, op, identity);  // tile 0's prefix holds the seed
+        const T exclusive_prefix = look_back(words, tile, op, identity);  // tile 0's prefix holds the seed
         if (threadIdx.x == 0) {
           TileWord<T>::publish(words + tile, op(exclusive_prefix, aggregate), tile_inclusive);
           prefix_slot = exclusive_prefix;
