@@ -282,6 +282,26 @@ void register_size(std::int64_t n) {
       record<T>(state, "reduce", "kprim", kprim::to_string(algorithm), n, s, bytes);
     });
   }
+  // Where the value goes, beside `automatic` (value returned to the host): into a rank-0 View in
+  // HostSpace (a device-to-host copy enqueued after the kernel) and into one in the space's own
+  // memory (no copy: the kernels alone), both timed up to the fence.
+  add("reduce/kprim/result_in_host_view", [n, bytes](benchmark::State& state) {
+    Inputs<T>& in = inputs<T>(n);
+    T value{};
+    const Kokkos::View<T, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> result(&value);
+    const double s = time_calls(state, [&] { kprim::reduce(Space(), in.x, result); });
+    if (value != in.sum) wrong("kprim::reduce into a host View");
+    record<T>(state, "reduce", "kprim", "result_in_host_view", n, s, bytes);
+  });
+  add("reduce/kprim/result_in_space_view", [n, bytes](benchmark::State& state) {
+    Inputs<T>& in = inputs<T>(n);
+    const Kokkos::View<T, MemorySpace> result("result");
+    const double s = time_calls(state, [&] { kprim::reduce(Space(), in.x, result); });
+    T value{};
+    Kokkos::deep_copy(value, result);
+    if (value != in.sum) wrong("kprim::reduce into a View in the space's memory");
+    record<T>(state, "reduce", "kprim", "result_in_space_view", n, s, bytes);
+  });
   // Determinism::bitwise beside the default (issue #8: target <= 1.3x its time at n >= 2^24).
   add("reduce/kprim/bitwise", [n, bytes](benchmark::State& state) {
     Inputs<T>& in = inputs<T>(n);
@@ -380,6 +400,36 @@ void register_size(std::int64_t n) {
     });
     if (value != in.sum) wrong("cub::DeviceReduce::Sum");
     record<T>(state, "reduce", "cub", "DeviceReduce", n, s, bytes);
+  });
+  // CUB beside kprim's result_in_space_view (the kernels alone) and with the value written
+  // straight into pinned host memory (what kprim's value-returning reduce does).
+  add("reduce/cub/result_in_space_view", [n, bytes](benchmark::State& state) {
+    Inputs<T>& in = inputs<T>(n);
+    Kokkos::View<T, MemorySpace> result("result");
+    CubStorage storage;
+    std::size_t size = 0;
+    cub::DeviceReduce::Sum(nullptr, size, in.x.data(), result.data(), n);
+    storage.reserve(size);
+    const double s = time_calls(state, [&] {
+      cub::DeviceReduce::Sum(storage.bytes.data(), size, in.x.data(), result.data(), n, Space().cuda_stream());
+    });
+    T value{};
+    Kokkos::deep_copy(value, result);
+    if (value != in.sum) wrong("cub::DeviceReduce::Sum into device memory");
+    record<T>(state, "reduce", "cub", "result_in_space_view", n, s, bytes);
+  });
+  add("reduce/cub/result_in_pinned_host", [n, bytes](benchmark::State& state) {
+    Inputs<T>& in = inputs<T>(n);
+    Kokkos::View<T, Kokkos::SharedHostPinnedSpace> result("result");
+    CubStorage storage;
+    std::size_t size = 0;
+    cub::DeviceReduce::Sum(nullptr, size, in.x.data(), result.data(), n);
+    storage.reserve(size);
+    const double s = time_calls(state, [&] {
+      cub::DeviceReduce::Sum(storage.bytes.data(), size, in.x.data(), result.data(), n, Space().cuda_stream());
+    });
+    if (result() != in.sum) wrong("cub::DeviceReduce::Sum into pinned host memory");
+    record<T>(state, "reduce", "cub", "result_in_pinned_host", n, s, bytes);
   });
   add("dot/cub/DeviceReduce", [n, bytes](benchmark::State& state) {
     Inputs<T>& in = inputs<T>(n);

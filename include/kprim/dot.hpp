@@ -4,6 +4,7 @@
 
 #include <kprim/impl/concepts.hpp>
 #include <kprim/impl/device/dispatch.hpp>
+#include <kprim/impl/device/result_slot.hpp>
 #include <kprim/impl/thread/rounded_product.hpp>
 #include <kprim/impl/validate.hpp>
 #include <kprim/ops.hpp>
@@ -51,13 +52,12 @@ void dot(const Space& space, const X& x, const Y& y, const Result& result, const
                    options);
 }
 
-/// Returns sum_i x(i) * y(i) on the host (blocks until it is there).
+/// Returns sum_i x(i) * y(i) on the host (blocks until it is there; on a GPU the last kernel
+/// writes the value straight into pinned host memory, as kprim::reduce's value overload).
 template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
 [[nodiscard]] dot_value_t<X, Y> dot(const Space& space, const X& x, const Y& y, const ReduceOptions& options = {}) {
-  dot_value_t<X, Y> value{};
-  kprim::dot(space, x, y, Kokkos::View<decltype(value), Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&value), options);
-  space.fence("kprim::dot: value to host");
-  return value;
+  return impl::value_on_host<dot_value_t<X, Y>>("kprim::dot", space,
+                                                [&](const auto& result) { kprim::dot(space, x, y, result, options); });
 }
 
 /// Returns sum_i x(i) * y(i) computed in the accumulator type Acc (each element converted to
@@ -65,10 +65,8 @@ template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
 template <class Acc, impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
   requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
 [[nodiscard]] Acc dot(const Space& space, const X& x, const Y& y, const ReduceOptions& options = {}) {
-  Acc value{};
-  kprim::dot(space, x, y, Kokkos::View<Acc, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&value), options);
-  space.fence("kprim::dot: value to host");
-  return value;
+  return impl::value_on_host<Acc>("kprim::dot", space,
+                                  [&](const auto& result) { kprim::dot(space, x, y, result, options); });
 }
 
 /// As above, on x's default execution space instance.

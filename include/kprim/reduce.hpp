@@ -4,6 +4,7 @@
 
 #include <kprim/impl/concepts.hpp>
 #include <kprim/impl/device/dispatch.hpp>
+#include <kprim/impl/device/result_slot.hpp>
 #include <kprim/impl/validate.hpp>
 #include <kprim/ops.hpp>
 #include <kprim/options.hpp>
@@ -33,15 +34,14 @@ void reduce(const Space& space, const View& x, const Result& result, const Op& o
   impl::run_reduce(function, space, std::int64_t(x.extent(0)), x, op, result, options);
 }
 
-/// Reduces `x` with `op` and returns the value on the host (blocks until it is there).
+/// Reduces `x` with `op` and returns the value on the host (blocks until it is there). On a GPU
+/// the last kernel writes the value straight into pinned host memory (no device-to-host copy),
+/// the lowest-latency way to get a scalar back; the View overload above never blocks.
 template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
 [[nodiscard]] typename View::non_const_value_type reduce(const Space& space, const View& x, const Op& op = {},
                                                          const ReduceOptions& options = {}) {
-  typename View::non_const_value_type value{};
-  kprim::reduce(space, x, Kokkos::View<decltype(value), Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&value), op,
-                options);
-  space.fence("kprim::reduce: value to host");
-  return value;
+  return impl::value_on_host<typename View::non_const_value_type>(
+      "kprim::reduce", space, [&](const auto& result) { kprim::reduce(space, x, result, op, options); });
 }
 
 /// Reduces `x` with `op` in the accumulator type Acc and returns the value on the host: each
@@ -51,10 +51,8 @@ template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = 
 template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
   requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
 [[nodiscard]] Acc reduce(const Space& space, const View& x, const Op& op = {}, const ReduceOptions& options = {}) {
-  Acc value{};
-  kprim::reduce(space, x, Kokkos::View<Acc, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&value), op, options);
-  space.fence("kprim::reduce: value to host");
-  return value;
+  return impl::value_on_host<Acc>("kprim::reduce", space,
+                                  [&](const auto& result) { kprim::reduce(space, x, result, op, options); });
 }
 
 /// As above, on the View's default execution space instance.

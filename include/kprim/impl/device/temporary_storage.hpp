@@ -23,10 +23,11 @@
 
 namespace kprim::impl {
 
-template <class Space>
+/// Buffers in `MemorySpace` (by default the space's own memory), one per instance of `Space`.
+template <class Space, class MemorySpace = typename Space::memory_space>
 class TemporaryStorage {
  public:
-  using buffer_type = Kokkos::View<unsigned char*, typename Space::memory_space>;
+  using buffer_type = Kokkos::View<unsigned char*, MemorySpace>;
 
   /// Exclusive use of an instance's buffer of at least `bytes` bytes while it lives.
   class Lease {
@@ -51,7 +52,7 @@ class TemporaryStorage {
     if (entry.buffer.extent(0) < bytes) {
       const std::size_t limit = temporary_storage_limit();
       if (bytes > limit)
-        throw_allocation_error(function, bytes, Space::memory_space::name(),
+        throw_allocation_error(function, bytes, MemorySpace::name(),
                                "over the limit of " + std::to_string(limit) +
                                    " bytes set with kprim::set_temporary_storage_limit");
       if (entry.buffer.extent(0) > 0) space.fence("kprim: retire a smaller temporary buffer");
@@ -62,7 +63,7 @@ class TemporaryStorage {
         entry.buffer =
             buffer_type(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kprim::temporaries"), size);
       } catch (const std::exception& failure) {  // Kokkos reports a failed allocation as std::bad_alloc or runtime_error
-        throw_allocation_error(function, size, Space::memory_space::name(), failure.what());
+        throw_allocation_error(function, size, MemorySpace::name(), failure.what());
       }
     }
     return Lease(std::move(lock), entry.buffer.data());
