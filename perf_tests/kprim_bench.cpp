@@ -251,6 +251,20 @@ struct CubStorage {
     if (bytes.extent(0) < size) bytes = Kokkos::View<char*, MemorySpace>("cub temp", size);
   }
 };
+
+/// cub::DeviceReduce::Sum of an input's x into `result`, its temporary storage sized once.
+template <class T>
+struct CubSum {
+  CubStorage storage;
+  std::size_t size = 0;
+  CubSum(const Inputs<T>& in, T* result) {
+    cub::DeviceReduce::Sum(nullptr, size, in.x.data(), result, in.n);
+    storage.reserve(size);
+  }
+  void operator()(const Inputs<T>& in, T* result) {
+    cub::DeviceReduce::Sum(storage.bytes.data(), size, in.x.data(), result, in.n, Space().cuda_stream());
+  }
+};
 #endif
 
 // ---- benchmarks ---------------------------------------------------------------------------
@@ -386,33 +400,27 @@ void register_size(std::int64_t n) {
   }
 
 #ifdef KPRIM_BENCH_CUB
+  // DeviceReduce::Sum with the result in device memory then copied to a host scalar (as CUB is
+  // normally used), the result left in device memory (the kernels alone, beside kprim's
+  // result_in_space_view), and the result written straight into pinned host memory (what kprim's
+  // value-returning reduce does).
   add("reduce/cub/DeviceReduce", [n, bytes](benchmark::State& state) {
     Inputs<T>& in = inputs<T>(n);
-    Kokkos::View<T, MemorySpace> result("result");
-    CubStorage storage;
-    std::size_t size = 0;
-    cub::DeviceReduce::Sum(nullptr, size, in.x.data(), result.data(), n);
-    storage.reserve(size);
+    const Kokkos::View<T, MemorySpace> result("result");
+    CubSum<T> sum(in, result.data());
     T value{};
     const double s = time_calls(state, [&] {
-      cub::DeviceReduce::Sum(storage.bytes.data(), size, in.x.data(), result.data(), n, Space().cuda_stream());
+      sum(in, result.data());
       Kokkos::deep_copy(Space(), value, result);
     });
     if (value != in.sum) wrong("cub::DeviceReduce::Sum");
     record<T>(state, "reduce", "cub", "DeviceReduce", n, s, bytes);
   });
-  // CUB beside kprim's result_in_space_view (the kernels alone) and with the value written
-  // straight into pinned host memory (what kprim's value-returning reduce does).
   add("reduce/cub/result_in_space_view", [n, bytes](benchmark::State& state) {
     Inputs<T>& in = inputs<T>(n);
-    Kokkos::View<T, MemorySpace> result("result");
-    CubStorage storage;
-    std::size_t size = 0;
-    cub::DeviceReduce::Sum(nullptr, size, in.x.data(), result.data(), n);
-    storage.reserve(size);
-    const double s = time_calls(state, [&] {
-      cub::DeviceReduce::Sum(storage.bytes.data(), size, in.x.data(), result.data(), n, Space().cuda_stream());
-    });
+    const Kokkos::View<T, MemorySpace> result("result");
+    CubSum<T> sum(in, result.data());
+    const double s = time_calls(state, [&] { sum(in, result.data()); });
     T value{};
     Kokkos::deep_copy(value, result);
     if (value != in.sum) wrong("cub::DeviceReduce::Sum into device memory");
@@ -420,14 +428,9 @@ void register_size(std::int64_t n) {
   });
   add("reduce/cub/result_in_pinned_host", [n, bytes](benchmark::State& state) {
     Inputs<T>& in = inputs<T>(n);
-    Kokkos::View<T, Kokkos::SharedHostPinnedSpace> result("result");
-    CubStorage storage;
-    std::size_t size = 0;
-    cub::DeviceReduce::Sum(nullptr, size, in.x.data(), result.data(), n);
-    storage.reserve(size);
-    const double s = time_calls(state, [&] {
-      cub::DeviceReduce::Sum(storage.bytes.data(), size, in.x.data(), result.data(), n, Space().cuda_stream());
-    });
+    const Kokkos::View<T, Kokkos::SharedHostPinnedSpace> result("result");
+    CubSum<T> sum(in, result.data());
+    const double s = time_calls(state, [&] { sum(in, result.data()); });
     if (result() != in.sum) wrong("cub::DeviceReduce::Sum into pinned host memory");
     record<T>(state, "reduce", "cub", "result_in_pinned_host", n, s, bytes);
   });
