@@ -11,7 +11,7 @@
 // temporary-storage allocation is not.
 //
 // Usage: kprim-scan-tuning [--reps=N] [--log2=20,24,26,28] [--types=float,double,int32,int64]
-//                          [--candidates=K]   (only the first K policies, e.g. 1 = the default, for ncu)
+//                          [--candidates=K]   (only the first K policies: 2 = the previous and today's defaults)
 
 #include <kprim/impl/cuda/scan.cuh>
 
@@ -39,21 +39,20 @@ void check(cudaError_t status, const char* what) {
   }
 }
 
-// Candidates: the default before 2026-11-23 first (256 x 16 and 256 x 8), then larger tiles
-// around today's defaults (256 x 32 for 4-byte types; 224 x 24, CUB's sm90 shape, for 8-byte
-// ones). ScanPolicy<threads, items, min blocks per SM>.
-using Candidates4 = std::tuple<ScanPolicy<256, 16, 8>, ScanPolicy<256, 16, 6>, ScanPolicy<256, 32, 4>,
-                               ScanPolicy<128, 32, 8>, ScanPolicy<128, 64, 4>, ScanPolicy<128, 48, 5>,
-                               ScanPolicy<256, 24, 5>, ScanPolicy<512, 16, 4>, ScanPolicy<384, 24, 2>,
-                               ScanPolicy<128, 32, 12>>;
-using Candidates8 = std::tuple<ScanPolicy<256, 8, 8>, ScanPolicy<224, 24, 4>, ScanPolicy<128, 24, 8>,
-                               ScanPolicy<128, 32, 6>, ScanPolicy<256, 16, 4>, ScanPolicy<128, 40, 5>,
-                               ScanPolicy<192, 16, 6>, ScanPolicy<256, 20, 4>>;
+// Candidates: the register-run defaults before the evening of 2026-11-23 first (256 x 32 for
+// 4-byte types; 224 x 24, CUB's sm90 shape, for 8-byte ones), then shared-memory runs around
+// today's defaults (128 x 64 / 6 and 128 x 32 / 6). The earlier sweeps' candidates are in the CSVs
+// of perf_tests/results. ScanPolicy<threads, items, min blocks per SM, runs in shared memory>.
+using Candidates4 = std::tuple<ScanPolicy<256, 32, 4>, ScanPolicy<128, 64, 6, true>, ScanPolicy<128, 64, 5, true>,
+                               ScanPolicy<128, 48, 8, true>, ScanPolicy<96, 64, 8, true>, ScanPolicy<128, 80, 5, true>,
+                               ScanPolicy<64, 128, 6, true>>;
+using Candidates8 = std::tuple<ScanPolicy<224, 24, 4>, ScanPolicy<128, 32, 6, true>, ScanPolicy<128, 24, 8, true>,
+                               ScanPolicy<96, 32, 8, true>, ScanPolicy<128, 40, 5, true>, ScanPolicy<64, 64, 6, true>>;
 
 template <class Policy>
 std::string name_of() {
   return std::to_string(Policy::block_size) + "x" + std::to_string(Policy::items) + "/min" +
-         std::to_string(Policy::min_blocks_per_sm);
+         std::to_string(Policy::min_blocks_per_sm) + (Policy::runs_in_shared ? "/shared" : "");
 }
 
 /// Median of `reps` timings of call() in microseconds, after two warm-up calls.

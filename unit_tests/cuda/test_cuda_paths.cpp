@@ -27,14 +27,15 @@ static_assert(!kprim::impl::cuda::has_cuda_path_v<Kokkos::Cuda, float, kprim::Su
 static_assert(!kprim::impl::cuda::has_cuda_path_v<Kokkos::Serial, float, kprim::Sum>);
 static_assert(!kprim::impl::cuda::has_cuda_path_v<Kokkos::Cuda, short, kprim::Sum>);
 
-/// 0..100, then around multiples of 32, 1024, the 4-byte and 8-byte tiles (4096, 2048), many
+/// 0..100, then around multiples of 32, 1024, the scan tiles (8192, 4096), many
 /// tiles (look-back windows of more than 32 tiles) and a large odd size.
 std::vector<std::int64_t> cuda_sizes() {
   std::vector<std::int64_t> list;
   for (std::int64_t n = 0; n <= 100; ++n) list.push_back(n);
   for (const std::int64_t m : {127, 128, 129, 255, 256, 257, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097,
                                8191, 8192, 8193, 16384 + 3, 32 * 4096 + 1, 33 * 4096 - 1, 65 * 2048 + 5,
-                               // scan tiles: 8192 elements for 4-byte types, 224 x 24 = 5376 for 8-byte ones
+                               // scan tiles: 128 x 64 = 8192 elements for 4-byte types, 128 x 32 = 4096 for
+                               // 8-byte ones (above); 224 x 24 = 5376 was the 8-byte tile before
                                5375, 5376, 5377, 2 * 5376 + 1, 33 * 8192 - 1, 65 * 5376 + 5, (1 << 20) + 7, 3'000'017})
     list.push_back(m);
   std::erase_if(list, [](std::int64_t n) { return n > max_test_size(); });

@@ -115,6 +115,72 @@ struct WarpRuns {
     }
   }
 
+  // Runs kept in shared memory instead of registers (fewer registers, more resident blocks):
+  // stage() moves the warp's chunk into the exchange, fold() / scan_in_place() work on the lane's
+  // own run there, unstage() writes the chunk back out.
+
+  /// exchange runs = warp_data[0 .. 32 * Items), coalesced 16-byte loads.
+  __device__ __forceinline__ static void stage(const T* warp_data, T* exchange, int lane) {
+#pragma unroll
+    for (int v = 0; v < Items / width; ++v) {
+      const int index = (v * warp_size + lane) * width;
+      store_vector(exchange + slot(index), load_vector(warp_data + index));
+    }
+    __syncwarp();
+  }
+
+  /// op over the lane's run, in order.
+  template <class Op>
+  __device__ __forceinline__ static T fold(const T* exchange, int lane, const Op& op) {
+    const T* run = exchange + lane * stride;
+    Vector16<T> part = load_shared_vector(run);
+    T total = part.lane[0];
+#pragma unroll
+    for (int k = 1; k < width; ++k) total = op(total, part.lane[k]);
+#pragma unroll
+    for (int q = 1; q < Items / width; ++q) {
+      part = load_shared_vector(run + q * width);
+#pragma unroll
+      for (int k = 0; k < width; ++k) total = op(total, part.lane[k]);
+    }
+    return total;
+  }
+
+  /// Scans the lane's run in place starting from `running` (exclusive or inclusive).
+  template <class Op>
+  __device__ __forceinline__ static void scan_in_place(T* exchange, int lane, T running, bool exclusive, const Op& op) {
+    T* run = exchange + lane * stride;
+#pragma unroll
+    for (int q = 0; q < Items / width; ++q) {
+      Vector16<T> part = load_shared_vector(run + q * width);
+#pragma unroll
+      for (int k = 0; k < width; ++k) {
+        const T value = part.lane[k];
+        if (exclusive) {
+          part.lane[k] = running;
+          running = op(running, value);
+        } else {
+          running = op(running, value);
+          part.lane[k] = running;
+        }
+      }
+      store_vector(run + q * width, part);
+    }
+  }
+
+  /// warp_data[0 .. 32 * Items) = exchange runs, coalesced 16-byte stores.
+  __device__ __forceinline__ static void unstage(T* warp_data, const T* exchange, int lane) {
+    __syncwarp();
+#pragma unroll
+    for (int v = 0; v < Items / width; ++v) {
+      const int index = (v * warp_size + lane) * width;
+      store_vector(warp_data + index, load_shared_vector(exchange + slot(index)));
+    }
+  }
+
+  /// The lane's run in the exchange (for element-wise staging of partial tiles).
+  __device__ __forceinline__ static T* run_of(T* exchange, int lane) { return exchange + lane * stride; }
+
  private:
   /// Where element `index` of the warp's chunk lives in the exchange.
   __device__ __forceinline__ static int slot(int index) { return (index / Items) * stride + index % Items; }

@@ -5,13 +5,14 @@
 // One block per tile; a block takes its tile index from an atomic counter, so it only ever
 // waits on tiles whose blocks are already running (no deadlock whatever the scheduler does).
 // Each thread gets its own run of `items` consecutive elements (aligned full tiles: coalesced
-// 16-byte loads turned into runs through shared memory by WarpRuns), folds them, and the block scans the thread folds (warp shuffles + one
-// partial per warp). The block then publishes its tile aggregate (flag AGGREGATE), and warp 0
+// 16-byte loads turned into runs through shared memory by WarpRuns), folds them, and the block
+// scans the thread folds (warp shuffles + one partial per warp). The block then publishes its tile aggregate (flag AGGREGATE), and warp 0
 // looks back over a window of 32 predecessors at once: each lane reads one predecessor's flag,
 // the warp waits until none is EMPTY, takes the nearest INCLUSIVE prefix and the aggregates
 // after it, and folds them in tile order with shuffles; without an INCLUSIVE flag in the window
 // it moves 32 tiles back. The tile then publishes its inclusive prefix (flag INCLUSIVE) and
-// every thread rescans its run from its prefix in registers and stores it. In: n reads, out:
+// every thread rescans its run from its prefix (in registers, or in shared memory with
+// ScanPolicy's RunsInShared, the default) and stores it. In: n reads, out:
 // n writes, plus a few bytes per tile: the 2n traffic of a copy.
 //
 // A tile's flag and value share one word (TileWord), so publishing and reading are single
@@ -27,12 +28,14 @@
 namespace kprim::impl::cuda {
 
 /// A tuning of the scan kernel: threads per block, items per thread (a multiple of the 16-byte
-/// vector width), and the minimum resident blocks per SM the compiler must allow (a register cap).
-template <int BlockSize, int Items, int MinBlocksPerSM>
+/// vector width), the minimum resident blocks per SM the compiler must allow (a register cap),
+/// and whether each thread's run stays in shared memory (true) or is held in registers.
+template <int BlockSize, int Items, int MinBlocksPerSM, bool RunsInShared = false>
 struct ScanPolicy {
   static constexpr int block_size = BlockSize;
   static constexpr int items = Items;
   static constexpr int min_blocks_per_sm = MinBlocksPerSM;
+  static constexpr bool runs_in_shared = RunsInShared;  // runs stay in shared memory, not registers
   static constexpr std::int64_t tile_size = std::int64_t(BlockSize) * Items;
   static_assert(BlockSize % 32 == 0, "kprim: CUDA block sizes are whole warps");
 };
@@ -65,8 +68,27 @@ struct ScanPolicy {
 // a ticket taken early is scanned late and every later tile waits on it. The
 // float kernel stays ~3% behind CUB at n >= 2^26: DRAM throughput 70% of peak against CUB's 72.5%,
 // 0.26 eligible warps per scheduler, the block barrier behind the look-back still the top stall.
+// 2026-11-23 evening: runs kept in shared memory (RunsInShared: each lane folds its run from the
+// exchange and rescans it there, so the tile is not held in registers across the look-back) let
+// more blocks wait on look-backs while others load. kprim-scan-tuning --reps=30, two rounds
+// (perf_tests/results/NVIDIA-H100-2026-11-23-scan-tuning-shared-runs.csv), CUB time / kprim time:
+//                                 2^20        2^24        2^26        2^28
+//   float  256 x 32 / 4 (regs)   1.42-1.48   0.96-1.00   0.97-0.99   0.96-0.97
+//   float  128 x 64 / 6 shared   1.34-1.48   0.96-1.02   1.04-1.06   1.05       <- default
+//   float  128 x 64 / 5 shared   1.43-1.52   1.03        1.03-1.04   1.02
+//   float  256 x 32 / 6 shared   1.41-1.42   0.90-0.92   0.91-0.92   0.90-0.91
+//   int32  256 x 32 / 4 (regs)   1.45-1.64   1.00-1.02   0.97-0.99   0.97-0.98
+//   int32  128 x 64 / 6 shared   1.51-1.81   1.02-1.05   1.04-1.06   1.06       <- default
+//   double 224 x 24 / 4 (regs)   1.21-1.28   1.00-1.03   1.04-1.05   1.06-1.07
+//   double 128 x 32 / 6 shared   0.91-1.11   1.02-1.04   1.04-1.05   1.04-1.06  <- default
+//   int64  224 x 24 / 4 (regs)   1.08-1.28   0.94-0.97   0.99-1.00   0.99-1.00
+//   int64  128 x 32 / 6 shared   0.69-1.13   1.00-1.03   1.01-1.02   1.02       <- default
+// (smaller shared-runs tiles, 128 x 32 / 12, 256 x 16 / 8, were 0.88-0.95 at 2^26-2^28; a tile
+// is at most 48 KiB of static shared memory). Streaming cache hints on the global side of the
+// register kernel (__ldcs / __stcs) moved float 2^26-2^28 by +1-3%, not adopted.
 template <class T>
-using default_scan_policy = std::conditional_t<sizeof(T) == 4, ScanPolicy<256, 32, 4>, ScanPolicy<224, 24, 4>>;
+using default_scan_policy =
+    std::conditional_t<sizeof(T) == 4, ScanPolicy<128, 64, 6, true>, ScanPolicy<128, 32, 6, true>>;
 
 enum TileFlag : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2 };
 
@@ -164,23 +186,34 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   const std::int64_t first = tile * tile_size + std::int64_t(threadIdx.x) * items;
   const bool full_tile = (tile + 1) * tile_size <= n;
 
-  T values[items];
+  constexpr bool in_shared = Policy::runs_in_shared;
+  T values[in_shared ? 1 : items];
   // Full aligned tiles move through shared memory warp by warp (WarpRuns): coalesced vector
   // loads, then each lane takes its own run of `items` consecutive elements.
   constexpr int per_warp = warp_size * items;
   const int lane = lane_id();
   T* const exchange = reinterpret_cast<T*>(exchange_storage) + (threadIdx.x / warp_size) * runs::elements;
   const std::int64_t warp_first = tile * tile_size + std::int64_t(threadIdx.x / warp_size) * per_warp;
-  if (Vectorized && full_tile) {
-    runs::load(in.data + warp_first, values, exchange, lane);
+  T thread_total;
+  if constexpr (in_shared) {
+    if (Vectorized && full_tile) {
+      runs::stage(in.data + warp_first, exchange, lane);
+    } else {
+      T* const run = runs::run_of(exchange, lane);
+      for (int k = 0; k < items; ++k) run[k] = first + k < n ? in.data[(first + k) * in.stride] : identity;
+    }
+    thread_total = runs::fold(exchange, lane, op);
   } else {
+    if (Vectorized && full_tile) {
+      runs::load(in.data + warp_first, values, exchange, lane);
+    } else {
 #pragma unroll
-    for (int k = 0; k < items; ++k) values[k] = first + k < n ? in.data[(first + k) * in.stride] : identity;
+      for (int k = 0; k < items; ++k) values[k] = first + k < n ? in.data[(first + k) * in.stride] : identity;
+    }
+    thread_total = values[0];
+#pragma unroll
+    for (int k = 1; k < items; ++k) thread_total = op(thread_total, values[k]);
   }
-
-  T thread_total = values[0];
-#pragma unroll
-  for (int k = 1; k < items; ++k) thread_total = op(thread_total, values[k]);
   T aggregate;
   const T thread_prefix = block_exclusive_scan<scan_block_size>(thread_total, op, identity, aggregate, storage);
 
@@ -202,25 +235,36 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
     }
   }
 
-  T running = op(tile_prefix, thread_prefix);
-#pragma unroll
-  for (int k = 0; k < items; ++k) {
-    if (exclusive) {
-      const T value = values[k];
-      values[k] = running;
-      running = op(running, value);
+  const T running = op(tile_prefix, thread_prefix);
+  if constexpr (in_shared) {
+    runs::scan_in_place(exchange, lane, running, exclusive, op);
+    if (Vectorized && full_tile) {
+      runs::unstage(out.data + warp_first, exchange, lane);
     } else {
-      running = op(running, values[k]);
-      values[k] = running;
+      const T* const run = runs::run_of(exchange, lane);
+      for (int k = 0; k < items; ++k)
+        if (first + k < n) out.data[(first + k) * out.stride] = run[k];
     }
-  }
-
-  if (Vectorized && full_tile) {
-    runs::store(out.data + warp_first, values, exchange, lane);
   } else {
+    T carry = running;
 #pragma unroll
-    for (int k = 0; k < items; ++k)
-      if (first + k < n) out.data[(first + k) * out.stride] = values[k];
+    for (int k = 0; k < items; ++k) {
+      if (exclusive) {
+        const T value = values[k];
+        values[k] = carry;
+        carry = op(carry, value);
+      } else {
+        carry = op(carry, values[k]);
+        values[k] = carry;
+      }
+    }
+    if (Vectorized && full_tile) {
+      runs::store(out.data + warp_first, values, exchange, lane);
+    } else {
+#pragma unroll
+      for (int k = 0; k < items; ++k)
+        if (first + k < n) out.data[(first + k) * out.stride] = values[k];
+    }
   }
   if (total != nullptr && tile == gridDim.x - 1 && threadIdx.x == 0) *total = op(tile_prefix, aggregate);
 }
