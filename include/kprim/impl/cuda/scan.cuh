@@ -69,8 +69,9 @@ struct ScanPolicy {
 // float kernel stays ~3% behind CUB at n >= 2^26: DRAM throughput 70% of peak against CUB's 72.5%,
 // 0.26 eligible warps per scheduler, the block barrier behind the look-back still the top stall.
 // 2026-11-23 evening: runs kept in shared memory (RunsInShared: each lane folds its run from the
-// exchange and rescans it there, so the tile is not held in registers across the look-back) let
-// more blocks wait on look-backs while others load. kprim-scan-tuning --reps=30, two rounds
+// exchange and rescans it there, so the tile is not held in registers across the look-back):
+// 6 blocks of 128 threads per SM (80 registers) instead of 4 of 256, more tiles in flight while
+// each waits on its look-back. kprim-scan-tuning --reps=30, two rounds
 // (perf_tests/results/NVIDIA-H100-2026-11-23-scan-tuning-shared-runs.csv), CUB time / kprim time:
 //                                 2^20        2^24        2^26        2^28
 //   float  256 x 32 / 4 (regs)   1.42-1.48   0.96-1.00   0.97-0.99   0.96-0.97
