@@ -82,12 +82,7 @@ struct WarpRuns {
 
   /// values[k] = warp_data[lane * Items + k]; warp_data 16-byte aligned.
   __device__ __forceinline__ static void load(const T* warp_data, T (&values)[Items], T* exchange, int lane) {
-#pragma unroll
-    for (int v = 0; v < Items / width; ++v) {
-      const int index = (v * warp_size + lane) * width;
-      store_vector(exchange + slot(index), load_vector(warp_data + index));
-    }
-    __syncwarp();
+    stage(warp_data, exchange, lane);
 #pragma unroll
     for (int q = 0; q < Items / width; ++q) {
       const Vector16<T> run = load_shared_vector(exchange + lane * stride + q * width);
@@ -107,15 +102,11 @@ struct WarpRuns {
       for (int k = 0; k < width; ++k) run.lane[k] = values[q * width + k];
       store_vector(exchange + lane * stride + q * width, run);
     }
-    __syncwarp();
-#pragma unroll
-    for (int v = 0; v < Items / width; ++v) {
-      const int index = (v * warp_size + lane) * width;
-      store_vector(warp_data + index, load_shared_vector(exchange + slot(index)));
-    }
+    unstage(warp_data, exchange, lane);
   }
 
-  // Runs kept in shared memory instead of registers (fewer registers, more resident blocks):
+  // Runs kept in shared memory instead of registers (the tile is not held in registers across the
+  // look-back, so 6 blocks of 128 threads fit on an SM):
   // stage() moves the warp's chunk into the exchange, fold() / scan_in_place() work on the lane's
   // own run there, unstage() writes the chunk back out.
 
