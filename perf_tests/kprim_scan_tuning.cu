@@ -1,6 +1,6 @@
 // kprim-scan-tuning: times the hand-written CUDA scan kernel under several tuning policies
-// (block size, items per thread, register cap, look-back back-off) against CUB's DeviceScan and a
-// device copy, in one process, on raw device memory. It is how the defaults in
+// (block size, items per thread, register cap, runs in shared memory, fold chains, early
+// rescan) against CUB's DeviceScan and a device copy, in one process, on raw device memory. It is how the defaults in
 // include/kprim/impl/cuda/scan.cuh were chosen; rerun it on a new architecture before changing them.
 //
 // Every policy's output is checked against CUB's (exactly for integers, to a relative 1e-5 on the
@@ -11,7 +11,7 @@
 // temporary-storage allocation is not.
 //
 // Usage: kprim-scan-tuning [--reps=N] [--log2=20,24,26,28] [--types=float,double,int32,int64]
-//                          [--candidates=K]   (only the first K policies: 2 = the previous and today's defaults)
+//                          [--candidates=K]   (only the first K policies: 1 = today's default)
 
 #include <kprim/impl/cuda/scan.cuh>
 
@@ -39,20 +39,23 @@ void check(cudaError_t status, const char* what) {
   }
 }
 
-// Candidates: the register-run defaults before the evening of 2026-11-23 first (256 x 32 for
-// 4-byte types; 224 x 24, CUB's sm90 shape, for 8-byte ones), then shared-memory runs around
-// today's defaults (128 x 64 / 6 and 128 x 32 / 6). The earlier sweeps' candidates are in the CSVs
-// of perf_tests/results. ScanPolicy<threads, items, min blocks per SM, runs in shared memory>.
-using Candidates4 = std::tuple<ScanPolicy<256, 32, 4>, ScanPolicy<128, 64, 6, true>, ScanPolicy<128, 64, 5, true>,
-                               ScanPolicy<128, 48, 8, true>, ScanPolicy<96, 64, 8, true>, ScanPolicy<128, 80, 5, true>,
-                               ScanPolicy<64, 128, 6, true>>;
-using Candidates8 = std::tuple<ScanPolicy<224, 24, 4>, ScanPolicy<128, 32, 6, true>, ScanPolicy<128, 24, 8, true>,
-                               ScanPolicy<96, 32, 8, true>, ScanPolicy<128, 40, 5, true>, ScanPolicy<64, 64, 6, true>>;
+// Candidates: today's defaults first (shared-memory runs folded and rescanned as 2 chains, the
+// rescan before the look-back: 128 x 64 / 6 for 4-byte types, 128 x 32 / 6 for 8-byte ones), then
+// the same shapes without chains or early rescan (the defaults until 2026-11-23 night), then the
+// register-run shapes before those (256 x 32; 224 x 24, CUB's sm90 shape). The earlier sweeps'
+// candidates are in the CSVs of perf_tests/results.
+// ScanPolicy<threads, items, min blocks per SM, runs in shared memory, chains, rescan before look-back>.
+using Candidates4 =
+    std::tuple<ScanPolicy<128, 64, 6, true, 2, true>, ScanPolicy<128, 64, 6, true>, ScanPolicy<256, 32, 4>>;
+using Candidates8 =
+    std::tuple<ScanPolicy<128, 32, 6, true, 2, true>, ScanPolicy<128, 32, 6, true>, ScanPolicy<224, 24, 4>>;
 
 template <class Policy>
 std::string name_of() {
   return std::to_string(Policy::block_size) + "x" + std::to_string(Policy::items) + "/min" +
-         std::to_string(Policy::min_blocks_per_sm) + (Policy::runs_in_shared ? "/shared" : "");
+         std::to_string(Policy::min_blocks_per_sm) + (Policy::runs_in_shared ? "/shared" : "") +
+         (Policy::chains > 1 ? "/chains" + std::to_string(Policy::chains) : "") +
+         (Policy::scan_before_look_back ? "/early" : "");
 }
 
 /// Median of `reps` timings of call() in microseconds, after two warm-up calls.

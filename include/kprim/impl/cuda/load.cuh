@@ -6,6 +6,7 @@
 #include <kprim/impl/cuda/warp.cuh>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace kprim::impl::cuda {
 
@@ -120,52 +121,84 @@ struct WarpRuns {
     __syncwarp();
   }
 
-  /// op over the lane's run, in order.
-  template <class Op>
-  __device__ __forceinline__ static T fold(const T* exchange, int lane, const Op& op) {
+  /// op over each of the lane's run's `Chains` sub-runs (Items / Chains consecutive elements
+  /// each, in order): independent dependency chains the scheduler interleaves, instead of one
+  /// chain of Items dependent ops.
+  template <int Chains, class Op>
+  __device__ __forceinline__ static void fold(const T* exchange, int lane, const Op& op, T (&sub_totals)[Chains]) {
+    constexpr int per_chain = Items / Chains;
+    static_assert(Items % Chains == 0 && per_chain % width == 0, "kprim: chains must be whole 16-byte vectors");
     const T* run = exchange + lane * stride;
-    Vector16<T> part = load_shared_vector(run);
-    T total = part.lane[0];
 #pragma unroll
-    for (int k = 1; k < width; ++k) total = op(total, part.lane[k]);
+    for (int c = 0; c < Chains; ++c) {
+      const Vector16<T> part = load_shared_vector(run + c * per_chain);
+      sub_totals[c] = part.lane[0];
 #pragma unroll
-    for (int q = 1; q < Items / width; ++q) {
-      part = load_shared_vector(run + q * width);
-#pragma unroll
-      for (int k = 0; k < width; ++k) total = op(total, part.lane[k]);
+      for (int k = 1; k < width; ++k) sub_totals[c] = op(sub_totals[c], part.lane[k]);
     }
-    return total;
+#pragma unroll
+    for (int q = 1; q < per_chain / width; ++q) {
+#pragma unroll
+      for (int c = 0; c < Chains; ++c) {
+        const Vector16<T> part = load_shared_vector(run + c * per_chain + q * width);
+#pragma unroll
+        for (int k = 0; k < width; ++k) sub_totals[c] = op(sub_totals[c], part.lane[k]);
+      }
+    }
   }
 
-  /// Scans the lane's run in place starting from `running` (exclusive or inclusive).
-  template <class Op>
-  __device__ __forceinline__ static void scan_in_place(T* exchange, int lane, T running, bool exclusive, const Op& op) {
+  /// Scans the lane's run in place starting from `running` (exclusive or inclusive), each of
+  /// the `Chains` sub-runs from its own start (running op the earlier sub_totals of fold()).
+  template <int Chains, class Op>
+  __device__ __forceinline__ static void scan_in_place(T* exchange, int lane, T running, bool exclusive, const Op& op,
+                                                       const T (&sub_totals)[Chains]) {
+    constexpr int per_chain = Items / Chains;
     T* run = exchange + lane * stride;
+    T carry[Chains];
+    carry[0] = running;
 #pragma unroll
-    for (int q = 0; q < Items / width; ++q) {
-      Vector16<T> part = load_shared_vector(run + q * width);
+    for (int c = 1; c < Chains; ++c) carry[c] = op(carry[c - 1], sub_totals[c - 1]);
 #pragma unroll
-      for (int k = 0; k < width; ++k) {
-        const T value = part.lane[k];
-        if (exclusive) {
-          part.lane[k] = running;
-          running = op(running, value);
-        } else {
-          running = op(running, value);
-          part.lane[k] = running;
+    for (int q = 0; q < per_chain / width; ++q) {
+#pragma unroll
+      for (int c = 0; c < Chains; ++c) {
+        Vector16<T> part = load_shared_vector(run + c * per_chain + q * width);
+#pragma unroll
+        for (int k = 0; k < width; ++k) {
+          const T value = part.lane[k];
+          if (exclusive) {
+            part.lane[k] = carry[c];
+            carry[c] = op(carry[c], value);
+          } else {
+            carry[c] = op(carry[c], value);
+            part.lane[k] = carry[c];
+          }
         }
+        store_vector(run + c * per_chain + q * width, part);
       }
-      store_vector(run + q * width, part);
     }
   }
+
+  /// unstage()'s default: elements written as they are.
+  struct Identity {
+    __device__ T operator()(const T& x) const { return x; }
+  };
 
   /// warp_data[0 .. 32 * Items) = exchange runs, coalesced 16-byte stores.
-  __device__ __forceinline__ static void unstage(T* warp_data, const T* exchange, int lane) {
+  /// With `transform`, writes transform(x) for each element x (a tile prefix applied on the way out).
+  template <class Transform = Identity>
+  __device__ __forceinline__ static void unstage(T* warp_data, const T* exchange, int lane,
+                                                 const Transform& transform = Transform{}) {
     __syncwarp();
 #pragma unroll
     for (int v = 0; v < Items / width; ++v) {
       const int index = (v * warp_size + lane) * width;
-      store_vector(warp_data + index, load_shared_vector(exchange + slot(index)));
+      Vector16<T> part = load_shared_vector(exchange + slot(index));
+      if constexpr (!std::is_same_v<Transform, Identity>) {
+#pragma unroll
+        for (int k = 0; k < width; ++k) part.lane[k] = transform(part.lane[k]);
+      }
+      store_vector(warp_data + index, part);
     }
   }
 

@@ -6,14 +6,16 @@
 // waits on tiles whose blocks are already running (no deadlock whatever the scheduler does).
 // Each thread gets its own run of `items` consecutive elements (aligned full tiles: coalesced
 // 16-byte loads turned into runs through shared memory by WarpRuns), folds them, and the block
-// scans the thread folds (warp shuffles + one partial per warp). The block then publishes its tile aggregate (flag AGGREGATE), and warp 0
-// looks back over a window of 32 predecessors at once: each lane reads one predecessor's flag,
-// the warp waits until none is EMPTY, takes the nearest INCLUSIVE prefix and the aggregates
-// after it, and folds them in tile order with shuffles; without an INCLUSIVE flag in the window
-// it moves 32 tiles back. The tile then publishes its inclusive prefix (flag INCLUSIVE) and
-// every thread rescans its run from its prefix (in registers, or in shared memory with
-// ScanPolicy's RunsInShared, the default) and stores it. In: n reads, out:
-// n writes, plus a few bytes per tile: the 2n traffic of a copy.
+// scans the thread folds (warp shuffles + one partial per warp). The block then publishes its
+// tile aggregate (flag AGGREGATE), and warp 0 looks back over a window of 32 predecessors at
+// once: each lane reads one predecessor's flag, the warp waits until none is EMPTY, takes the
+// nearest INCLUSIVE prefix and the aggregates after it, and folds them in tile order with
+// shuffles; without an INCLUSIVE flag in the window it moves 32 tiles back. The tile then
+// publishes its inclusive prefix (flag INCLUSIVE) and every thread rescans its run from its
+// prefix and stores it. With ScanPolicy's RunsInShared (the default) the runs stay in shared
+// memory, and with ScanBeforeLookBack (the default) the other warps rescan theirs from the
+// block-local prefix while warp 0 looks back, the tile prefix being added as the runs are
+// stored. In: n reads, out: n writes, plus a few bytes per tile: the 2n traffic of a copy.
 //
 // A tile's flag and value share one word (TileWord), so publishing and reading are single
 // accesses at GPU scope that bypass the non-coherent L1.
@@ -30,14 +32,22 @@ namespace kprim::impl::cuda {
 /// A tuning of the scan kernel: threads per block, items per thread (a multiple of the 16-byte
 /// vector width), the minimum resident blocks per SM the compiler must allow (a register cap),
 /// and whether each thread's run stays in shared memory (true) or is held in registers.
-template <int BlockSize, int Items, int MinBlocksPerSM, bool RunsInShared = false>
+/// With runs in shared memory, also: how many independent chains fold and rescan a run
+/// (Chains), and whether each lane rescans its run from the block-local prefix while warp 0
+/// looks back, the tile prefix being applied as the run is stored (ScanBeforeLookBack).
+template <int BlockSize, int Items, int MinBlocksPerSM, bool RunsInShared = false, int Chains = 1,
+          bool ScanBeforeLookBack = false>
 struct ScanPolicy {
   static constexpr int block_size = BlockSize;
   static constexpr int items = Items;
   static constexpr int min_blocks_per_sm = MinBlocksPerSM;
   static constexpr bool runs_in_shared = RunsInShared;  // runs stay in shared memory, not registers
+  static constexpr int chains = Chains;
+  static constexpr bool scan_before_look_back = ScanBeforeLookBack;
   static constexpr std::int64_t tile_size = std::int64_t(BlockSize) * Items;
   static_assert(BlockSize % 32 == 0, "kprim: CUDA block sizes are whole warps");
+  static_assert(RunsInShared || (Chains == 1 && !ScanBeforeLookBack),
+                "kprim: chains and the early rescan are for runs kept in shared memory");
 };
 
 // Tuning, measured on an H100 80GB HBM3.
@@ -87,9 +97,35 @@ struct ScanPolicy {
 // (smaller shared-runs tiles, 128 x 32 / 12, 256 x 16 / 8, were 0.88-0.95 at 2^26-2^28; a tile
 // is at most 48 KiB of static shared memory). Streaming cache hints on the global side of the
 // register kernel (__ldcs / __stcs) moved float 2^26-2^28 by +1-3%, not adopted.
+// 2026-11-23 night, NVIDIA H200 (kprim-scan-tuning --reps=30, 2-3 runs each; CSVs
+// perf_tests/results/NVIDIA-H200-2026-11-23-scan-tuning-*.csv), CUB time / kprim time:
+//                                          2^20        2^24        2^26        2^28
+//   float  128 x 64 / 6 shared            1.46-1.53   0.98-1.02   1.03-1.04   1.02-1.03
+//   float  + 2 chains, early rescan       1.49-1.58   1.00-1.05   1.04-1.07   1.04       <- default
+//   int32  128 x 64 / 6 shared            1.33-1.50   0.99-1.04   1.03-1.06   1.03-1.04
+//   int32  + 2 chains, early rescan       1.34-1.51   1.01-1.06   1.04-1.07   1.04-1.05  <- default
+//   double 128 x 32 / 6 shared            1.05-1.10   1.02-1.03   1.05-1.07   1.06
+//   double + 2 chains, early rescan       1.05-1.09   1.01-1.05   1.05-1.07   1.06-1.07  <- default
+//   int64  128 x 32 / 6 shared            1.06-1.15   0.98-1.01   1.00-1.01   1.00-1.01
+//   int64  + 2 chains, early rescan       1.05-1.18   0.98-1.02   1.01        1.01       <- default
+// (4 chains: 0.99-1.01 at 2^26-2^28 for 4-byte types, the 80-register cap spills them.)
+// Where a block's time goes (float, 2^28, 128 x 64 / 6; clock64() counters per tile, an
+// instrumented build): 29.4k cycles, of which 10.7k from its ticket to its tile aggregate
+// (ticket, loads, fold, block scan) and 14.9k in the look-back: 2.6 windows of 32 tiles and 6.7
+// re-polls of a predecessor still EMPTY per tile, i.e. waiting for the slowest predecessors'
+// loads; the rest is the rescan and the stores. ncu: DRAM 65% of peak (CUB 62%), 41.5% of stall
+// cycles at the barrier behind the look-back, 5.9 active warps per scheduler (6 blocks of 35.8 KB
+// of shared memory). Tried against that and dropped (H200, same tool, CUB ratios at 2^28):
+//   look-back windows of 64 / 128 tiles (2 or 4 reads per lane): 2.1 windows per tile, the
+//   same wait; float 1.02 / 1.01, double 1.05 / 1.03 (all worse);
+//   pipelined persistent blocks (cp.async of the next tile into a second buffer while warp 0
+//   looks back): 0.75-0.87, because a tile's aggregate then waits for its block's previous
+//   look-back and every later tile waits on it (the persistent-ticket failure above again);
+//   tile index from blockIdx.x instead of the ticket (an unsafe experiment: it relies on blocks
+//   starting in index order): +2-3%, the whole cost of the ticket.
 template <class T>
-using default_scan_policy =
-    std::conditional_t<sizeof(T) == 4, ScanPolicy<128, 64, 6, true>, ScanPolicy<128, 32, 6, true>>;
+using default_scan_policy = std::conditional_t<sizeof(T) == 4, ScanPolicy<128, 64, 6, true, 2, true>,
+                                               ScanPolicy<128, 32, 6, true, 2, true>>;
 
 enum TileFlag : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2 };
 
@@ -196,6 +232,8 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   T* const exchange = reinterpret_cast<T*>(exchange_storage) + (threadIdx.x / warp_size) * runs::elements;
   const std::int64_t warp_first = tile * tile_size + std::int64_t(threadIdx.x / warp_size) * per_warp;
   T thread_total;
+  constexpr int chains = Policy::chains;
+  [[maybe_unused]] T sub_totals[chains];
   if constexpr (in_shared) {
     if (Vectorized && full_tile) {
       runs::stage(in.data + warp_first, exchange, lane);
@@ -203,7 +241,10 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
       T* const run = runs::run_of(exchange, lane);
       for (int k = 0; k < items; ++k) run[k] = first + k < n ? in.data[(first + k) * in.stride] : identity;
     }
-    thread_total = runs::fold(exchange, lane, op);
+    runs::fold(exchange, lane, op, sub_totals);
+    thread_total = sub_totals[0];
+#pragma unroll
+    for (int c = 1; c < chains; ++c) thread_total = op(thread_total, sub_totals[c]);
   } else {
     if (Vectorized && full_tile) {
       runs::load(in.data + warp_first, values, exchange, lane);
@@ -231,22 +272,32 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
           prefix_slot = exclusive_prefix;
         }
       }
-      __syncthreads();
-      tile_prefix = prefix_slot;
     }
   }
+  // Early rescan: every warp but 0 rescans its runs from the block-local prefix while warp 0
+  // looks back (warp 0 after it); the tile prefix joins on the way out.
+  constexpr bool early = Policy::scan_before_look_back;
+  if constexpr (early) runs::scan_in_place(exchange, lane, thread_prefix, exclusive, op, sub_totals);
+  if (gridDim.x > 1 && tile != 0) {
+    __syncthreads();
+    tile_prefix = prefix_slot;
+  }
 
-  const T running = op(tile_prefix, thread_prefix);
   if constexpr (in_shared) {
-    runs::scan_in_place(exchange, lane, running, exclusive, op);
+    if constexpr (!early) runs::scan_in_place(exchange, lane, op(tile_prefix, thread_prefix), exclusive, op, sub_totals);
+    const auto with_tile_prefix = [&](const T& x) { return op(tile_prefix, x); };
     if (Vectorized && full_tile) {
-      runs::unstage(out.data + warp_first, exchange, lane);
+      if constexpr (early)
+        runs::unstage(out.data + warp_first, exchange, lane, with_tile_prefix);
+      else
+        runs::unstage(out.data + warp_first, exchange, lane);
     } else {
       const T* const run = runs::run_of(exchange, lane);
       for (int k = 0; k < items; ++k)
-        if (first + k < n) out.data[(first + k) * out.stride] = run[k];
+        if (first + k < n) out.data[(first + k) * out.stride] = early ? with_tile_prefix(run[k]) : run[k];
     }
   } else {
+    const T running = op(tile_prefix, thread_prefix);
     T carry = running;
 #pragma unroll
     for (int k = 0; k < items; ++k) {
