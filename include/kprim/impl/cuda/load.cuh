@@ -121,6 +121,26 @@ struct WarpRuns {
     __syncwarp();
   }
 
+  /// stage() of a chunk that ends early: only warp_data[0 .. count) exists (count may be <= 0);
+  /// the rest of the runs is filled with `fill` (the operator's identity). Whole vectors still
+  /// move as 16-byte loads, so a short tile costs little more than a full one.
+  __device__ __forceinline__ static void stage_partial(const T* warp_data, std::int64_t count, const T& fill,
+                                                       T* exchange, int lane) {
+#pragma unroll
+    for (int v = 0; v < Items / width; ++v) {
+      const int index = (v * warp_size + lane) * width;
+      Vector16<T> part;
+      if (index + width <= count) {
+        part = load_vector(warp_data + index);
+      } else {
+#pragma unroll
+        for (int k = 0; k < width; ++k) part.lane[k] = index + k < count ? warp_data[index + k] : fill;
+      }
+      store_vector(exchange + slot(index), part);
+    }
+    __syncwarp();
+  }
+
   /// op over each of the lane's run's `Chains` sub-runs (Items / Chains consecutive elements
   /// each, in order): independent dependency chains the scheduler interleaves, instead of one
   /// chain of Items dependent ops.
@@ -199,6 +219,28 @@ struct WarpRuns {
         for (int k = 0; k < width; ++k) part.lane[k] = transform(part.lane[k]);
       }
       store_vector(warp_data + index, part);
+    }
+  }
+
+  /// unstage() of a chunk that ends early: only warp_data[0 .. count) is written.
+  template <class Transform = Identity>
+  __device__ __forceinline__ static void unstage_partial(T* warp_data, std::int64_t count, const T* exchange, int lane,
+                                                         const Transform& transform = Transform{}) {
+    __syncwarp();
+#pragma unroll
+    for (int v = 0; v < Items / width; ++v) {
+      const int index = (v * warp_size + lane) * width;
+      if (index >= count) break;
+      Vector16<T> part = load_shared_vector(exchange + slot(index));
+#pragma unroll
+      for (int k = 0; k < width; ++k) part.lane[k] = transform(part.lane[k]);
+      if (index + width <= count) {
+        store_vector(warp_data + index, part);
+      } else {
+#pragma unroll
+        for (int k = 0; k < width; ++k)
+          if (index + k < count) warp_data[index + k] = part.lane[k];
+      }
     }
   }
 

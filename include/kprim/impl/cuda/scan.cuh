@@ -237,6 +237,8 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   if constexpr (in_shared) {
     if (Vectorized && full_tile) {
       runs::stage(in.data + warp_first, exchange, lane);
+    } else if (Vectorized) {  // the last tile: coalesced vectors up to n
+      runs::stage_partial(in.data + warp_first, n - warp_first, identity, exchange, lane);
     } else {
       T* const run = runs::run_of(exchange, lane);
       for (int k = 0; k < items; ++k) run[k] = first + k < n ? in.data[(first + k) * in.stride] : identity;
@@ -291,6 +293,11 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
         runs::unstage(out.data + warp_first, exchange, lane, with_tile_prefix);
       else
         runs::unstage(out.data + warp_first, exchange, lane);
+    } else if (Vectorized) {
+      if constexpr (early)
+        runs::unstage_partial(out.data + warp_first, n - warp_first, exchange, lane, with_tile_prefix);
+      else
+        runs::unstage_partial(out.data + warp_first, n - warp_first, exchange, lane);
     } else {
       const T* const run = runs::run_of(exchange, lane);
       for (int k = 0; k < items; ++k)
