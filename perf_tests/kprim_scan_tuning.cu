@@ -15,6 +15,8 @@
 
 #include <kprim/impl/cuda/scan.cuh>
 
+#include "cuda_tuning_common.hpp"
+
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -28,16 +30,10 @@
 
 namespace {
 
+using namespace kprim_tuning;
 using kprim::impl::cuda::Input;
 using kprim::impl::cuda::Output;
 using kprim::impl::cuda::ScanPolicy;
-
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
-    std::fprintf(stderr, "kprim-scan-tuning: %s: %s\n", what, cudaGetErrorString(status));
-    std::exit(2);
-  }
-}
 
 // Candidates: today's defaults first (shared-memory runs folded and rescanned as 2 chains, the
 // rescan before the look-back: 128 x 64 / 6 for 4-byte types, 128 x 32 / 6 for 8-byte ones), then
@@ -56,41 +52,6 @@ std::string name_of() {
          std::to_string(Policy::min_blocks_per_sm) + (Policy::runs_in_shared ? "/shared" : "") +
          (Policy::chains > 1 ? "/chains" + std::to_string(Policy::chains) : "") +
          (Policy::scan_before_look_back ? "/early" : "");
-}
-
-/// Median of `reps` timings of call() in microseconds, after two warm-up calls.
-template <class Call>
-double median_us(int reps, cudaEvent_t start, cudaEvent_t stop, Call call) {
-  call();
-  call();
-  std::vector<float> times;
-  for (int r = 0; r < reps; ++r) {
-    check(cudaEventRecord(start), "cudaEventRecord");
-    call();
-    check(cudaEventRecord(stop), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    times.push_back(ms);
-  }
-  std::nth_element(times.begin(), times.begin() + reps / 2, times.end());
-  return 1000.0 * times[reps / 2];
-}
-
-template <class T>
-__global__ void fill(T* data, std::int64_t n) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x)
-    data[i] = T((i * 7 + 3) % 5);  // small values: the integer sums are exact, the float ones near
-}
-
-template <class T>
-bool same(const std::vector<T>& expected, const std::vector<T>& got) {
-  if constexpr (std::is_integral_v<T>) {
-    return expected == got;
-  } else {
-    const double e = double(expected.back()), g = double(got.back());
-    return std::abs(e - g) <= 1e-5 * std::abs(e) + 1e-3;
-  }
 }
 
 template <class T>
@@ -157,17 +118,6 @@ void run_type(const char* type, const std::vector<int>& log2s, int reps, int max
     check(cudaFree(out), "cudaFree");
     check(cudaFree(total), "cudaFree");
   }
-}
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', begin), text.size());
-    parts.push_back(text.substr(begin, comma - begin));
-    begin = comma + 1;
-  }
-  return parts;
 }
 
 }  // namespace

@@ -48,11 +48,12 @@ int cached_sm_count(const Kokkos::Cuda& space) {
 template <class T, class Op, class Source>
 void launch_reduce(const Kokkos::Cuda& space, const Source& source, std::int64_t n, const Op& op, T* result,
                    void* temp) {
-  const int grid = reduce_grid_size(cached_sm_count(space), n, sizeof(T));
+  using Policy = typename Source::default_policy;
+  const int grid = reduce_grid_size<Policy>(cached_sm_count(space), n, sizeof(T));
   T* const partials = reinterpret_cast<T*>(static_cast<unsigned char*>(temp) + 16);
   const cudaStream_t stream = space.cuda_stream();
   unsigned* const ticket = grid > 1 ? ticket_for(stream) : nullptr;
-  reduce_kernel<T, Op, Source><<<grid, reduce_block_size, 0, stream>>>(source, n, op, partials, ticket, result);
+  reduce_kernel<T, Op, Source, Policy><<<grid, Policy::block_size, 0, stream>>>(source, n, op, partials, ticket, result);
   check(cudaGetLastError(), "reduce kernel launch");
 }
 
@@ -68,7 +69,12 @@ bool vector_head(const Input<T>& x, std::int64_t n, std::int64_t& head) {
 }  // namespace
 
 std::size_t reduce_temp_bytes(const Kokkos::Cuda& space, std::int64_t n, std::size_t value_size) {
-  return 16 + std::size_t(reduce_grid_size(cached_sm_count(space), n, value_size)) * value_size;  // partials
+  const int sm_count = cached_sm_count(space);
+  using ReduceDefault = ValueSource<float>::default_policy;  // the policies do not depend on T
+  using DotDefault = ProductSource<float>::default_policy;
+  const int grid = std::max(reduce_grid_size<ReduceDefault>(sm_count, n, value_size),
+                            reduce_grid_size<DotDefault>(sm_count, n, value_size));
+  return 16 + std::size_t(grid) * value_size;  // partials of a reduce or a dot
 }
 
 template <class T, class Op>

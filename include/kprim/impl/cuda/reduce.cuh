@@ -18,15 +18,36 @@
 
 namespace kprim::impl::cuda {
 
-// Tuning (H200, 2026-11-22, see perf_tests/results): 256 threads, 8 blocks per SM (full
-// occupancy: 2048 threads), four 16-byte loads in flight per thread.
-inline constexpr int reduce_block_size = 256;
-inline constexpr int reduce_blocks_per_sm = 8;
-inline constexpr int reduce_vectors_in_flight = 4;
+/// A tuning of the reduce kernel: threads per block, blocks per SM in the (single-wave) grid,
+/// 16-byte vectors each thread loads per step, and how the vectors are dealt out: grid-stride
+/// (neighbouring blocks read neighbouring vectors) or one contiguous chunk per block.
+template <int BlockSize, int BlocksPerSM, int VectorsInFlight, bool BlockChunks = false>
+struct ReducePolicy {
+  static constexpr int block_size = BlockSize;
+  static constexpr int blocks_per_sm = BlocksPerSM;
+  static constexpr int vectors_in_flight = VectorsInFlight;
+  static constexpr bool block_chunks = BlockChunks;
+};
+
+// Tuning. 2026-11-22 (H200): 256 threads, 8 blocks per SM (full occupancy), four 16-byte loads in
+// flight per thread, for both. 2026-11-23 night (H200, kprim-reduce-tuning --reps=30, two runs,
+// perf_tests/results/NVIDIA-H200-2026-11-23-reduce-tuning.csv), CUB time / kprim time, sums
+// into device memory:
+//                                   2^20        2^24        2^26        2^28
+//   reduce 256 x 8 / 4 vectors      1.15-1.54   1.02-1.08   0.99-1.04   0.96-1.00  (int32 0.96-0.99 at 2^26-2^28)
+//   reduce 512 x 4 / 4 vectors      1.20-1.53   1.06-1.12   1.01-1.05   1.00-1.02  <- reduce default
+//   reduce 256 x 4 / 8 vectors      1.25-1.54   1.03-1.11   0.99-1.04   0.98-1.02  (int64 0.98 at 2^28)
+//   dot    256 x 8 / 4 vectors      1.19-1.44   1.00-1.08   0.99-1.02   0.97-0.99
+//   dot    512 x 4 / 4 vectors      1.19-1.49   1.02-1.08   1.00-1.03   0.97-1.00
+//   dot    256 x 4 / 8 vectors      1.19-1.51   1.04-1.09   1.01-1.04   1.00-1.02  <- dot default
+// (the dot reads two arrays: 8 vectors in flight per thread = 16 loads). One contiguous chunk of
+// vectors per block instead of the grid stride: 0.91-0.96 at 2^28 (both), dropped.
+// Each source below names its default policy.
 
 /// A contiguous or strided input of T, or the products of two inputs (dot).
 template <class T>
 struct ValueSource {
+  using default_policy = ReducePolicy<512, 4, 4>;
   Input<T> x;
   bool vectorized;       // stride 1 and aligned after the head
   std::int64_t head;     // scalar elements before the first 16-byte boundary
@@ -36,6 +57,7 @@ struct ValueSource {
 
 template <class T>
 struct ProductSource {
+  using default_policy = ReducePolicy<256, 4, 8>;
   Input<T> x, y;
   bool vectorized;  // both contiguous with the same misalignment
   std::int64_t head;
@@ -49,10 +71,12 @@ struct ProductSource {
   }
 };
 
-template <class T, class Op, class Source>
-__global__ void __launch_bounds__(reduce_block_size)
+template <class T, class Op, class Source, class Policy = typename Source::default_policy>
+__global__ void __launch_bounds__(Policy::block_size)
     reduce_kernel(Source source, std::int64_t n, Op op, T* partials, unsigned* ticket, T* result) {
   constexpr int width = Vector16<T>::size;
+  constexpr int reduce_block_size = Policy::block_size;
+  constexpr int reduce_vectors_in_flight = Policy::vectors_in_flight;
   __shared__ BlockStorage<T, reduce_block_size> storage;
   __shared__ bool is_last_block;
   const T identity = identity_of<T>(op);
@@ -66,17 +90,25 @@ __global__ void __launch_bounds__(reduce_block_size)
   std::int64_t scalar_begin = 0, scalar_end = n;  // the part not covered by vectors
   if (source.vectorized) {
     const std::int64_t vectors = (n - source.head) / width;
-    std::int64_t v = thread;
-    for (; v + (reduce_vectors_in_flight - 1) * threads < vectors; v += reduce_vectors_in_flight * threads) {
+    // This thread's vectors: v, v + step, ... below end.
+    std::int64_t v = thread, step = threads, end = vectors;
+    if constexpr (Policy::block_chunks) {
+      const std::int64_t chunk = (vectors + gridDim.x - 1) / gridDim.x;
+      v = std::int64_t(blockIdx.x) * chunk + threadIdx.x;
+      step = reduce_block_size;
+      const std::int64_t chunk_end = (std::int64_t(blockIdx.x) + 1) * chunk;
+      end = chunk_end < vectors ? chunk_end : vectors;
+    }
+    for (; v + (reduce_vectors_in_flight - 1) * step < end; v += reduce_vectors_in_flight * step) {
       Vector16<T> loaded[reduce_vectors_in_flight];
 #pragma unroll
-      for (int j = 0; j < reduce_vectors_in_flight; ++j) loaded[j] = source.vector(v + j * threads);
+      for (int j = 0; j < reduce_vectors_in_flight; ++j) loaded[j] = source.vector(v + j * step);
 #pragma unroll
       for (int j = 0; j < reduce_vectors_in_flight; ++j)
 #pragma unroll
         for (int k = 0; k < width; ++k) acc[k] = op(acc[k], loaded[j].lane[k]);
     }
-    for (; v < vectors; v += threads) {
+    for (; v < end; v += step) {
       const Vector16<T> loaded = source.vector(v);
 #pragma unroll
       for (int k = 0; k < width; ++k) acc[k] = op(acc[k], loaded.lane[k]);
@@ -111,11 +143,13 @@ __global__ void __launch_bounds__(reduce_block_size)
   if (threadIdx.x == 0) *result = total;
 }
 
-/// Blocks a reduce of n elements launches: one per 4 vectors per thread, at most a full wave.
+/// Blocks a reduce of n elements launches: one per `vectors_in_flight` vectors per thread, at
+/// most a full wave.
+template <class Policy>
 inline int reduce_grid_size(int sm_count, std::int64_t n, std::size_t value_size) {
-  const std::int64_t per_block = std::int64_t(reduce_block_size) * reduce_vectors_in_flight * (16 / value_size);
+  const std::int64_t per_block = std::int64_t(Policy::block_size) * Policy::vectors_in_flight * (16 / value_size);
   const std::int64_t wanted = (n + per_block - 1) / per_block;
-  const std::int64_t most = std::int64_t(sm_count) * reduce_blocks_per_sm;
+  const std::int64_t most = std::int64_t(sm_count) * Policy::blocks_per_sm;
   return int(wanted < 1 ? 1 : (wanted > most ? most : wanted));
 }
 

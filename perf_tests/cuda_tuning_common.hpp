@@ -1,0 +1,71 @@
+#pragma once
+// Helpers shared by the CUDA tuning tools (kprim-scan-tuning, kprim-reduce-tuning): error checks,
+// median event timing, input fill, result comparison, argument splitting.
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace kprim_tuning {
+
+inline void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) {
+    std::fprintf(stderr, "kprim tuning: %s: %s\n", what, cudaGetErrorString(status));
+    std::exit(2);
+  }
+}
+
+/// Median of `reps` timings of call() in microseconds, after two warm-up calls.
+template <class Call>
+double median_us(int reps, cudaEvent_t start, cudaEvent_t stop, Call call) {
+  call();
+  call();
+  std::vector<float> times;
+  for (int r = 0; r < reps; ++r) {
+    check(cudaEventRecord(start), "cudaEventRecord");
+    call();
+    check(cudaEventRecord(stop), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    times.push_back(ms);
+  }
+  std::nth_element(times.begin(), times.begin() + reps / 2, times.end());
+  return 1000.0 * times[reps / 2];
+}
+
+template <class T>
+__global__ void fill(T* data, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x)
+    data[i] = T((i * 7 + 3) % 5);  // small values: the integer sums are exact, the float ones near
+}
+
+template <class T>
+bool same(const std::vector<T>& expected, const std::vector<T>& got) {
+  if constexpr (std::is_integral_v<T>) {
+    return expected == got;
+  } else {
+    const double e = double(expected.back()), g = double(got.back());
+    return std::abs(e - g) <= 1e-5 * std::abs(e) + 1e-3;
+  }
+}
+
+inline std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', begin), text.size());
+    parts.push_back(text.substr(begin, comma - begin));
+    begin = comma + 1;
+  }
+  return parts;
+}
+
+}  // namespace kprim_tuning

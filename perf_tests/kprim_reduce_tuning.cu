@@ -1,0 +1,179 @@
+// kprim-reduce-tuning: times the hand-written CUDA reduce kernel (sum, and the dot product's
+// product-sum) under several tuning policies (block size, blocks per SM, vectors in flight per
+// thread, grid-stride or block-contiguous vectors) against CUB and a device copy, in one process,
+// on raw device memory. It is how the defaults in include/kprim/impl/cuda/reduce.cuh were chosen.
+//
+// Every policy's result is checked against CUB's (exactly for integers, to a relative 1e-5 for
+// floating point); a mismatch aborts. Output: one CSV row per (primitive, type, n, candidate):
+//   primitive,type,n,candidate,time_us,gbps,vs_cub,vs_copy
+// GB/s counts the ideal traffic (reduce n reads, dot 2n); the copy's GB/s counts its 2n. Results
+// go to device memory on both sides (kernels against kernels). Median of --reps timed calls after
+// two warm-up calls. CUB's dot is DeviceReduce::TransformReduce over the element products, as in
+// kprim-bench.
+//
+// Usage: kprim-reduce-tuning [--reps=N] [--log2=20,24,26,28] [--types=float,double,int32,int64]
+//                            [--candidates=K]   (only the first K policies: 2 = today's defaults)
+
+#include <kprim/impl/cuda/reduce.cuh>
+
+#include "cuda_tuning_common.hpp"
+
+#include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+using namespace kprim_tuning;
+using kprim::impl::cuda::Input;
+using kprim::impl::cuda::ProductSource;
+using kprim::impl::cuda::ReducePolicy;
+using kprim::impl::cuda::ValueSource;
+
+// Candidates: today's defaults first (512 x 4 / 4 vectors for reduce, 256 x 4 / 8 for dot), then
+// the default of both until 2026-11-23 (256 x 8 / 4), then the rest of the first sweep.
+// ReducePolicy<threads, blocks per SM, vectors in flight per thread, one contiguous chunk per block>.
+using Candidates = std::tuple<ReducePolicy<512, 4, 4>, ReducePolicy<256, 4, 8>, ReducePolicy<256, 8, 4>,
+                              ReducePolicy<256, 8, 8>, ReducePolicy<128, 16, 4>, ReducePolicy<256, 8, 2>,
+                              ReducePolicy<256, 8, 4, true>, ReducePolicy<256, 8, 8, true>, ReducePolicy<256, 4, 16, true>>;
+
+template <class Policy>
+std::string name_of() {
+  return std::to_string(Policy::block_size) + "x" + std::to_string(Policy::blocks_per_sm) + "/v" +
+         std::to_string(Policy::vectors_in_flight) + (Policy::block_chunks ? "/chunks" : "/gridstride");
+}
+
+template <class T>
+struct Product {
+  const T* x;
+  const T* y;
+  __device__ T operator()(std::int64_t i) const { return x[i] * y[i]; }
+};
+
+template <class T>
+void run_type(const char* type, const std::vector<int>& log2s, int reps, int max_candidates, int sm_count) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  for (const int log2 : log2s) {
+    const std::int64_t n = std::int64_t(1) << log2;
+    T *x = nullptr, *y = nullptr, *result = nullptr, *partials = nullptr;
+    unsigned* ticket = nullptr;
+    check(cudaMalloc(&x, n * sizeof(T)), "cudaMalloc x");
+    check(cudaMalloc(&y, n * sizeof(T)), "cudaMalloc y");
+    check(cudaMalloc(&result, sizeof(T)), "cudaMalloc result");
+    check(cudaMalloc(&partials, 1 << 20), "cudaMalloc partials");
+    check(cudaMalloc(&ticket, sizeof(unsigned)), "cudaMalloc ticket");
+    check(cudaMemset(ticket, 0, sizeof(unsigned)), "cudaMemset ticket");
+    fill<<<1024, 256>>>(x, n);
+    fill<<<1024, 256>>>(y, n);
+    const double copy_us = median_us(reps, start, stop, [&] {
+      check(cudaMemcpyAsync(y, x, n * sizeof(T), cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
+    });
+    fill<<<1024, 256>>>(y, n);
+    for (const bool dot : {false, true}) {
+      const char* primitive = dot ? "dot" : "reduce";
+      const double bytes = (dot ? 2.0 : 1.0) * double(n) * sizeof(T);
+      auto row = [&](const std::string& candidate, double us, double cub_us) {
+        std::printf("%s,%s,%lld,%s,%.2f,%.1f,%.3f,%.3f\n", primitive, type, static_cast<long long>(n),
+                    candidate.c_str(), us, bytes / us / 1e3, cub_us / us, (bytes / us) / (2.0 * n * sizeof(T) / copy_us));
+      };
+      std::size_t cub_bytes = 0;
+      const thrust::counting_iterator<std::int64_t> index(0);
+      const Product<T> product{x, y};
+      if (dot)
+        check(cub::DeviceReduce::TransformReduce(nullptr, cub_bytes, index, result, n, cuda::std::plus<T>{}, product, T(0)),
+              "cub temp size");
+      else
+        check(cub::DeviceReduce::Sum(nullptr, cub_bytes, x, result, n), "cub temp size");
+      void* cub_temp = nullptr;
+      check(cudaMalloc(&cub_temp, cub_bytes), "cudaMalloc cub");
+      const double cub_us = median_us(reps, start, stop, [&] {
+        if (dot)
+          check(cub::DeviceReduce::TransformReduce(cub_temp, cub_bytes, index, result, n, cuda::std::plus<T>{}, product,
+                                                   T(0)),
+                "cub");
+        else
+          check(cub::DeviceReduce::Sum(cub_temp, cub_bytes, x, result, n), "cub");
+      });
+      std::vector<T> expected(1), got(1);
+      check(cudaMemcpy(expected.data(), result, sizeof(T), cudaMemcpyDeviceToHost), "copy back");
+      row("cub", cub_us, cub_us);
+      std::apply(
+          [&](auto... policies) {
+            int candidate = 0;
+            auto one = [&](auto policy) {
+              using Policy = decltype(policy);
+              if (candidate++ >= max_candidates) return;
+              const int grid = kprim::impl::cuda::reduce_grid_size<Policy>(sm_count, n, sizeof(T));
+              const double us = median_us(reps, start, stop, [&] {
+                if (dot)
+                  kprim::impl::cuda::reduce_kernel<T, kprim::Sum, ProductSource<T>, Policy>
+                      <<<grid, Policy::block_size>>>(ProductSource<T>{Input<T>{x, 1}, Input<T>{y, 1}, true, 0}, n,
+                                                     kprim::Sum{}, partials, ticket, result);
+                else
+                  kprim::impl::cuda::reduce_kernel<T, kprim::Sum, ValueSource<T>, Policy>
+                      <<<grid, Policy::block_size>>>(ValueSource<T>{Input<T>{x, 1}, true, 0}, n, kprim::Sum{}, partials,
+                                                     ticket, result);
+                check(cudaGetLastError(), "reduce_kernel");
+              });
+              check(cudaMemcpy(got.data(), result, sizeof(T), cudaMemcpyDeviceToHost), "copy back");
+              if (!same(expected, got)) {
+                std::fprintf(stderr, "kprim-reduce-tuning: %s %s n=%lld policy %s: result differs from CUB's\n",
+                             primitive, type, static_cast<long long>(n), name_of<Policy>().c_str());
+                std::exit(1);
+              }
+              row(name_of<Policy>(), us, cub_us);
+            };
+            (one(policies), ...);
+          },
+          Candidates{});
+      check(cudaFree(cub_temp), "cudaFree");
+    }
+    for (void* p : {static_cast<void*>(x), static_cast<void*>(y), static_cast<void*>(result),
+                    static_cast<void*>(partials), static_cast<void*>(ticket)})
+      check(cudaFree(p), "cudaFree");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 20;
+  int max_candidates = 1 << 30;
+  std::vector<int> log2s{20, 24, 26, 28};
+  std::vector<std::string> types{"float", "double", "int32", "int64"};
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg.rfind("--reps=", 0) == 0) {
+      reps = std::max(1, std::atoi(arg.c_str() + 7));
+    } else if (arg.rfind("--log2=", 0) == 0) {
+      log2s.clear();
+      for (const auto& part : split(arg.substr(7))) log2s.push_back(std::atoi(part.c_str()));
+    } else if (arg.rfind("--candidates=", 0) == 0) {
+      max_candidates = std::atoi(arg.c_str() + 13);
+    } else if (arg.rfind("--types=", 0) == 0) {
+      types = split(arg.substr(8));
+    } else {
+      std::fprintf(stderr, "usage: kprim-reduce-tuning [--reps=N] [--log2=20,24,...] [--types=float,double,int32,int64] [--candidates=K]\n");
+      return 2;
+    }
+  }
+  cudaDeviceProp properties{};
+  check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+  std::printf("# %s, sums into device memory, median of %d\nprimitive,type,n,candidate,time_us,gbps,vs_cub,vs_copy\n",
+              properties.name, reps);
+  for (const auto& type : types) {
+    if (type == "float") run_type<float>("float", log2s, reps, max_candidates, properties.multiProcessorCount);
+    else if (type == "double") run_type<double>("double", log2s, reps, max_candidates, properties.multiProcessorCount);
+    else if (type == "int32") run_type<std::int32_t>("int32", log2s, reps, max_candidates, properties.multiProcessorCount);
+    else if (type == "int64") run_type<std::int64_t>("int64", log2s, reps, max_candidates, properties.multiProcessorCount);
+    else { std::fprintf(stderr, "kprim-reduce-tuning: unknown type %s\n", type.c_str()); return 2; }
+  }
+  return 0;
+}
