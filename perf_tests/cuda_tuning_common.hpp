@@ -68,4 +68,51 @@ inline std::vector<std::string> split(const std::string& text) {
   return parts;
 }
 
+/// The tools' shared command line: --reps=N --log2=a,b,... --types=float,... --candidates=K.
+struct Options {
+  int reps = 20;
+  int max_candidates = 1 << 30;
+  std::vector<int> log2s{20, 24, 26, 28};
+  std::vector<std::string> types{"float", "double", "int32", "int64"};
+};
+
+/// Parses argv into `options`; prints the usage of `tool` and returns false on anything else.
+inline bool parse_options(int argc, char** argv, const char* tool, Options& options) {
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg.rfind("--reps=", 0) == 0) {
+      options.reps = std::max(1, std::atoi(arg.c_str() + 7));
+    } else if (arg.rfind("--log2=", 0) == 0) {
+      options.log2s.clear();
+      for (const auto& part : split(arg.substr(7))) options.log2s.push_back(std::atoi(part.c_str()));
+    } else if (arg.rfind("--candidates=", 0) == 0) {
+      options.max_candidates = std::atoi(arg.c_str() + 13);
+    } else if (arg.rfind("--types=", 0) == 0) {
+      options.types = split(arg.substr(8));
+    } else {
+      std::fprintf(stderr, "usage: %s [--reps=N] [--log2=20,24,...] [--types=float,double,int32,int64] [--candidates=K]\n",
+                   tool);
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Calls run.template operator()<T>(name) for each type named in `types`, in order; false (after
+/// a message) at an unknown name.
+template <class Run>
+bool for_each_type(const std::vector<std::string>& types, const char* tool, Run run) {
+  for (const auto& type : types) {
+    if (type == "float") run.template operator()<float>("float");
+    else if (type == "double") run.template operator()<double>("double");
+    else if (type == "int32") run.template operator()<std::int32_t>("int32");
+    else if (type == "int64") run.template operator()<std::int64_t>("int64");
+    else {
+      std::fprintf(stderr, "%s: unknown type %s\n", tool, type.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace kprim_tuning

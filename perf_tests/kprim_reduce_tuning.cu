@@ -144,36 +144,14 @@ void run_type(const char* type, const std::vector<int>& log2s, int reps, int max
 }  // namespace
 
 int main(int argc, char** argv) {
-  int reps = 20;
-  int max_candidates = 1 << 30;
-  std::vector<int> log2s{20, 24, 26, 28};
-  std::vector<std::string> types{"float", "double", "int32", "int64"};
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    if (arg.rfind("--reps=", 0) == 0) {
-      reps = std::max(1, std::atoi(arg.c_str() + 7));
-    } else if (arg.rfind("--log2=", 0) == 0) {
-      log2s.clear();
-      for (const auto& part : split(arg.substr(7))) log2s.push_back(std::atoi(part.c_str()));
-    } else if (arg.rfind("--candidates=", 0) == 0) {
-      max_candidates = std::atoi(arg.c_str() + 13);
-    } else if (arg.rfind("--types=", 0) == 0) {
-      types = split(arg.substr(8));
-    } else {
-      std::fprintf(stderr, "usage: kprim-reduce-tuning [--reps=N] [--log2=20,24,...] [--types=float,double,int32,int64] [--candidates=K]\n");
-      return 2;
-    }
-  }
+  Options options;
+  if (!parse_options(argc, argv, "kprim-reduce-tuning", options)) return 2;
   cudaDeviceProp properties{};
   check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
   std::printf("# %s, sums into device memory, median of %d\nprimitive,type,n,candidate,time_us,gbps,vs_cub,vs_copy\n",
-              properties.name, reps);
-  for (const auto& type : types) {
-    if (type == "float") run_type<float>("float", log2s, reps, max_candidates, properties.multiProcessorCount);
-    else if (type == "double") run_type<double>("double", log2s, reps, max_candidates, properties.multiProcessorCount);
-    else if (type == "int32") run_type<std::int32_t>("int32", log2s, reps, max_candidates, properties.multiProcessorCount);
-    else if (type == "int64") run_type<std::int64_t>("int64", log2s, reps, max_candidates, properties.multiProcessorCount);
-    else { std::fprintf(stderr, "kprim-reduce-tuning: unknown type %s\n", type.c_str()); return 2; }
-  }
-  return 0;
+              properties.name, options.reps);
+  const bool known = for_each_type(options.types, "kprim-reduce-tuning", [&]<class T>(const char* type) {
+    run_type<T>(type, options.log2s, options.reps, options.max_candidates, properties.multiProcessorCount);
+  });
+  return known ? 0 : 2;
 }
