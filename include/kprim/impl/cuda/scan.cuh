@@ -108,7 +108,9 @@ struct ScanPolicy {
 //   double + 2 chains, early rescan       1.05-1.09   1.01-1.05   1.05-1.07   1.06-1.07  <- default
 //   int64  128 x 32 / 6 shared            1.06-1.15   0.98-1.01   1.00-1.01   1.00-1.01
 //   int64  + 2 chains, early rescan       1.05-1.18   0.98-1.02   1.01        1.01       <- default
-// (4 chains: 0.99-1.01 at 2^26-2^28 for 4-byte types, the 80-register cap spills them.)
+// (4 chains: 0.99-1.01 at 2^26-2^28 for 4-byte types, the 80-register cap spills them.) The same
+// comparison on an H100 (NVIDIA-H100-2026-11-23-scan-tuning-chains.csv): 2 chains + early rescan
+// against the previous default, float +1-2%, int32 -1..+2%, double +0-4%, int64 -2..+1%.
 // Where a block's time goes (float, 2^28, 128 x 64 / 6; clock64() counters per tile, an
 // instrumented build): 29.4k cycles, of which 10.7k from its ticket to its tile aggregate
 // (ticket, loads, fold, block scan) and 14.9k in the look-back: 2.6 windows of 32 tiles and 6.7
