@@ -110,7 +110,8 @@ struct ScanPolicy {
 //   int64  + 2 chains, early rescan       1.05-1.18   0.98-1.02   1.01        1.01       <- default
 // (4 chains: 0.99-1.01 at 2^26-2^28 for 4-byte types, the 80-register cap spills them.) The same
 // comparison on an H100 (NVIDIA-H100-2026-11-23-scan-tuning-chains.csv): 2 chains + early rescan
-// against the previous default, float +1-2%, int32 -1..+2%, double +0-4%, int64 -2..+1%.
+// against the previous default at 2^24-2^28: float +1-2%, int32 -2..+2%, double +0-1%, int64
+// +0-1% (at 2^20 double +5%, int64 noisy: 0.95-1.11 against 0.97-1.04).
 // Where a block's time goes (float, 2^28, 128 x 64 / 6; clock64() counters per tile, an
 // instrumented build): 29.4k cycles, of which 10.7k from its ticket to its tile aggregate
 // (ticket, loads, fold, block scan) and 14.9k in the look-back: 2.6 windows of 32 tiles and 6.7
