@@ -114,7 +114,7 @@ struct ScanPolicy {
 // +0-1% (at 2^20 double +5%, int64 noisy: 0.95-1.11 against 0.97-1.04).
 // Where a block's time goes (float, 2^28, 128 x 64 / 6; clock64() counters per tile, an
 // instrumented build): 29.4k cycles, of which 10.7k from its ticket to its tile aggregate
-// (ticket, loads, fold, block scan) and 14.9k in the look-back: 2.6 windows of 32 tiles and 6.7
+// (loads, fold, block scan) and 14.9k in the look-back: 2.6 windows of 32 tiles and 6.7
 // re-polls of a predecessor still EMPTY per tile, i.e. waiting for the slowest predecessors'
 // loads; the rest is the rescan and the stores. ncu: DRAM 65% of peak (CUB 62%), 41.5% of stall
 // cycles at the barrier behind the look-back, 5.9 active warps per scheduler (6 blocks of 35.8 KB
