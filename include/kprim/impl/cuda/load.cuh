@@ -6,7 +6,6 @@
 #include <kprim/impl/cuda/warp.cuh>
 
 #include <cstdint>
-#include <type_traits>
 
 namespace kprim::impl::cuda {
 
@@ -214,10 +213,8 @@ struct WarpRuns {
     for (int v = 0; v < Items / width; ++v) {
       const int index = (v * warp_size + lane) * width;
       Vector16<T> part = load_shared_vector(exchange + slot(index));
-      if constexpr (!std::is_same_v<Transform, Identity>) {
 #pragma unroll
-        for (int k = 0; k < width; ++k) part.lane[k] = transform(part.lane[k]);
-      }
+      for (int k = 0; k < width; ++k) part.lane[k] = transform(part.lane[k]);
       store_vector(warp_data + index, part);
     }
   }

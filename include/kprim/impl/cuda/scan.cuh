@@ -290,21 +290,19 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
 
   if constexpr (in_shared) {
     if constexpr (!early) runs::scan_in_place(exchange, lane, op(tile_prefix, thread_prefix), exclusive, op, sub_totals);
-    const auto with_tile_prefix = [&](const T& x) { return op(tile_prefix, x); };
+    // The early rescan left the runs without the tile prefix: it joins as they are stored.
+    const auto stored = [&](const T& x) {
+      if constexpr (early) return op(tile_prefix, x);
+      else return x;
+    };
     if (Vectorized && full_tile) {
-      if constexpr (early)
-        runs::unstage(out.data + warp_first, exchange, lane, with_tile_prefix);
-      else
-        runs::unstage(out.data + warp_first, exchange, lane);
+      runs::unstage(out.data + warp_first, exchange, lane, stored);
     } else if (Vectorized) {
-      if constexpr (early)
-        runs::unstage_partial(out.data + warp_first, n - warp_first, exchange, lane, with_tile_prefix);
-      else
-        runs::unstage_partial(out.data + warp_first, n - warp_first, exchange, lane);
+      runs::unstage_partial(out.data + warp_first, n - warp_first, exchange, lane, stored);
     } else {
       const T* const run = runs::run_of(exchange, lane);
       for (int k = 0; k < items; ++k)
-        if (first + k < n) out.data[(first + k) * out.stride] = early ? with_tile_prefix(run[k]) : run[k];
+        if (first + k < n) out.data[(first + k) * out.stride] = stored(run[k]);
     }
   } else {
     const T running = op(tile_prefix, thread_prefix);
