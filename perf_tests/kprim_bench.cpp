@@ -80,6 +80,7 @@ template <class T> std::string type_name() {
   if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
   else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
   else if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_same_v<T, Kokkos::complex<double>>) return "complex128";
   else return "double";
 }
 
@@ -507,6 +508,211 @@ void register_size(std::int64_t n) {
 #endif
 }
 
+// ---- the calls applications make (issue #21) ------------------------------------------------
+// Each row does the same work in kprim, CUB and Kokkos, results in device memory, timed to the
+// fence: CRS offsets (int32 counts -> int64 offsets, exclusive, total in the last entry), a float
+// scan with a user op, float -> double and int32 -> int64 reduces, a complex<double> sum, and a
+// float dot accumulated in double. `primitive` in the summary is app:<name>; the type column is
+// the input's; GB/s counts the bytes each call must move.
+
+/// What a user writes for a sum without knowing kprim::Sum (CUB gets the same functor).
+struct UserPlus {
+  KOKKOS_FUNCTION float operator()(float a, float b) const { return a + b; }
+  KOKKOS_FUNCTION float identity() const { return 0.0f; }
+};
+
+template <class Acc, class In>
+struct KokkosWideSum {
+  Kokkos::View<In*, MemorySpace> x;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, Acc& acc) const { acc += Acc(x(i)); }
+};
+template <class Acc, class In>
+struct KokkosWideDot {
+  Kokkos::View<In*, MemorySpace> x, y;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, Acc& acc) const { acc += Acc(x(i)) * Acc(y(i)); }
+};
+/// Kokkos' CRS offsets: the exclusive scan, and the total after the last element.
+struct KokkosOffsets {
+  Kokkos::View<std::int32_t*, MemorySpace> counts;
+  Kokkos::View<std::int64_t*, MemorySpace> offsets;
+  std::int64_t n;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t& partial, bool final) const {
+    if (final) offsets(i) = partial;
+    partial += counts(i);
+    if (final && i == n - 1) offsets(n) = partial;
+  }
+};
+template <class T>
+struct CountDifferent {
+  Kokkos::View<T*, MemorySpace> a, b;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const { count += !(a(i) == b(i)); }
+};
+template <class T>
+std::int64_t count_different(const Kokkos::View<T*, MemorySpace>& a, const Kokkos::View<T*, MemorySpace>& b) {
+  std::int64_t count = 0;
+  Kokkos::parallel_reduce("kprim-bench::compare", Kokkos::RangePolicy<Space, Index>(0, std::int64_t(a.extent(0))),
+                          CountDifferent<T>{a, b}, count);
+  return count;
+}
+template <class T>
+T value_of(const Kokkos::View<T, MemorySpace>& v) {
+  T value{};
+  Kokkos::deep_copy(value, v);
+  return value;
+}
+
+#ifdef KPRIM_BENCH_CUB
+template <class Acc, class In>
+struct CubWideProduct {
+  const In* x;
+  const In* y;
+  __host__ __device__ Acc operator()(std::int64_t i) const { return Acc(x[i]) * Acc(y[i]); }
+};
+#endif
+
+void register_app(std::int64_t n) {
+  using C = Kokkos::complex<double>;
+  const std::string suffix = "/" + std::to_string(n);
+  auto add = [&](const std::string& name, const std::string& type, auto body) {
+    benchmark::RegisterBenchmark(("app:" + name + "/" + type + suffix).c_str(), body)
+        ->UseManualTime()
+        ->Iterations(settings.repetitions)
+        ->Unit(benchmark::kMicrosecond);
+  };
+  const double f = double(n) * 4;  // bytes of n floats or int32
+
+  // CRS offsets: n + 1 counts (the last 0) so CUB's ExclusiveSum writes the total into offsets(n).
+  auto crs = [n](benchmark::State& state, const char* impl) {
+    Inputs<std::int32_t>& in = inputs<std::int32_t>(n + 1);
+    Kokkos::deep_copy(Kokkos::subview(in.x, n), 0);
+    Kokkos::View<std::int64_t*, MemorySpace> offsets("offsets", n + 1), reference("reference", n + 1);
+    const auto counts = Kokkos::subview(in.x, Kokkos::pair<std::int64_t, std::int64_t>(0, n));
+    const auto first_n = Kokkos::subview(offsets, Kokkos::pair<std::int64_t, std::int64_t>(0, n));
+    Kokkos::parallel_scan("kprim-bench::crs_reference", Kokkos::RangePolicy<Space, Index>(0, n),
+                          KokkosOffsets{in.x, reference, n});
+    double s = 0;
+    if (std::string(impl) == "kprim") {
+      s = time_calls(state, [&] {
+        kprim::exclusive_scan(Space(), counts, first_n, std::int64_t(0), Kokkos::subview(offsets, n));
+      });
+#ifdef KPRIM_BENCH_CUB
+    } else if (std::string(impl) == "cub") {
+      CubStorage storage;
+      std::size_t size = 0;
+      cub::DeviceScan::ExclusiveSum(nullptr, size, in.x.data(), offsets.data(), n + 1);
+      storage.reserve(size);
+      s = time_calls(state, [&] {
+        cub::DeviceScan::ExclusiveSum(storage.bytes.data(), size, in.x.data(), offsets.data(), n + 1, Space().cuda_stream());
+      });
+#endif
+    } else {
+      s = time_calls(state, [&] {
+        Kokkos::parallel_scan("kokkos_offsets", Kokkos::RangePolicy<Space, Index>(0, n), KokkosOffsets{in.x, offsets, n});
+      });
+    }
+    if (count_different(offsets, reference)) wrong(std::string("app:crs_offsets ") + impl);
+    record<std::int32_t>(state, "app:crs_offsets", impl, "automatic", n, s, double(n) * 4 + double(n + 1) * 8);
+  };
+
+  auto user_op_scan = [n](benchmark::State& state, const char* impl) {
+    Inputs<float>& in = inputs<float>(n);
+    Kokkos::View<float*, MemorySpace> reference("reference", n);
+    kprim::inclusive_scan(Space(), in.x, reference);
+    double s = 0;
+    if (std::string(impl) == "kprim") {
+      s = time_calls(state, [&] { kprim::inclusive_scan(Space(), in.x, in.out, UserPlus{}); });
+#ifdef KPRIM_BENCH_CUB
+    } else {
+      CubStorage storage;
+      std::size_t size = 0;
+      cub::DeviceScan::InclusiveScan(nullptr, size, in.x.data(), in.out.data(), UserPlus{}, n);
+      storage.reserve(size);
+      s = time_calls(state, [&] {
+        cub::DeviceScan::InclusiveScan(storage.bytes.data(), size, in.x.data(), in.out.data(), UserPlus{}, n,
+                                       Space().cuda_stream());
+      });
+#endif
+    }
+    if (count_different(in.out, reference)) wrong(std::string("app:user_op_scan ") + impl);
+    record<float>(state, "app:user_op_scan", impl, "automatic", n, s, 2.0 * n * 4);
+  };
+
+  // reduce of In accumulated in Acc (result in device memory); dot: In products in Acc.
+  auto wide_reduce = [n](benchmark::State& state, const char* impl, auto in_tag, auto acc_tag, bool dot,
+                         const char* name) {
+    using In = decltype(in_tag);
+    using Acc = decltype(acc_tag);
+    Inputs<In>& in = inputs<In>(n);
+    const Kokkos::View<Acc, MemorySpace> result("result");
+    Acc expected{};
+    if (dot)
+      Kokkos::parallel_reduce("kprim-bench::reference", Kokkos::RangePolicy<Space, Index>(0, n),
+                              KokkosWideDot<Acc, In>{in.x, in.y}, expected);
+    else
+      Kokkos::parallel_reduce("kprim-bench::reference", Kokkos::RangePolicy<Space, Index>(0, n),
+                              KokkosWideSum<Acc, In>{in.x}, expected);
+    double s = 0;
+    if (std::string(impl) == "kprim") {
+      s = time_calls(state, [&] {
+        if (dot) kprim::dot(Space(), in.x, in.y, result);
+        else kprim::reduce(Space(), in.x, result);
+      });
+#ifdef KPRIM_BENCH_CUB
+    } else if (std::string(impl) == "cub") {
+      CubStorage storage;
+      std::size_t size = 0;
+      const thrust::counting_iterator<std::int64_t> index(0);
+      const CubWideProduct<Acc, In> product{in.x.data(), in.y.data()};
+      auto run = [&](void* bytes, cudaStream_t stream) {
+        if (dot)
+          cub::DeviceReduce::TransformReduce(bytes, size, index, result.data(), n, cuda::std::plus<Acc>{}, product,
+                                             Acc{}, stream);
+        else
+          cub::DeviceReduce::Reduce(bytes, size, in.x.data(), result.data(), n, cuda::std::plus<Acc>{}, Acc{}, stream);
+      };
+      run(nullptr, Space().cuda_stream());
+      storage.reserve(size);
+      s = time_calls(state, [&] { run(storage.bytes.data(), Space().cuda_stream()); });
+#endif
+    } else {
+      s = time_calls(state, [&] {
+        if (dot)
+          Kokkos::parallel_reduce("kokkos_dot", Kokkos::RangePolicy<Space, Index>(0, n), KokkosWideDot<Acc, In>{in.x, in.y},
+                                  result);
+        else
+          Kokkos::parallel_reduce("kokkos_reduce", Kokkos::RangePolicy<Space, Index>(0, n), KokkosWideSum<Acc, In>{in.x},
+                                  result);
+      });
+    }
+    if (!(value_of(result) == expected)) wrong(std::string(name) + " " + impl);
+    record<In>(state, name, impl, "automatic", n, s, (dot ? 2.0 : 1.0) * n * sizeof(In));
+  };
+
+  std::vector<const char*> impls{"kprim", "kokkos"};
+#ifdef KPRIM_BENCH_CUB
+  impls.push_back("cub");
+#endif
+  for (const char* impl : impls) {
+    const std::string i = impl;
+    add("crs_offsets/" + i, "int32", [crs, impl](benchmark::State& state) { crs(state, impl); });
+    if (i != "kokkos")  // Kokkos' parallel_scan takes no user op
+      add("user_op_scan/" + i, "float", [user_op_scan, impl](benchmark::State& state) { user_op_scan(state, impl); });
+    add("reduce_f32_f64/" + i, "float", [wide_reduce, impl](benchmark::State& state) {
+      wide_reduce(state, impl, float{}, double{}, false, "app:reduce_f32_f64");
+    });
+    add("reduce_i32_i64/" + i, "int32", [wide_reduce, impl](benchmark::State& state) {
+      wide_reduce(state, impl, std::int32_t{}, std::int64_t{}, false, "app:reduce_i32_i64");
+    });
+    add("complex_sum/" + i, "complex128", [wide_reduce, impl](benchmark::State& state) {
+      wide_reduce(state, impl, C{}, C{}, false, "app:complex_sum");
+    });
+    add("dot_f32_f64/" + i, "float", [wide_reduce, impl](benchmark::State& state) {
+      wide_reduce(state, impl, float{}, double{}, true, "app:dot_f32_f64");
+    });
+  }
+  (void)f;
+}
+
 // ---- sizes, device, report ----------------------------------------------------------------
 
 std::size_t memory_bytes() {
@@ -639,6 +845,9 @@ int main(int argc, char* argv[]) {
     if (!settings.quick && fits(n, 8)) register_size<double>(n);
     if (!settings.quick && fits(n, 8)) register_size<std::int64_t>(n);
   }
+  // The application rows at the sizes the targets name (complex<double>: 16 bytes per element).
+  for (const std::int64_t n : sizes)
+    if ((settings.quick || n == std::int64_t(1) << 20 || n >= std::int64_t(1) << 24) && fits(n, 16)) register_app(n);
   std::printf("kprim-bench: kprim %s (commit %s), Kokkos %d, space %s, device %s\n", kprim::version_string(),
               KPRIM_GIT_COMMIT, KOKKOS_VERSION, Space::name(), device.c_str());
   benchmark::RunSpecifiedBenchmarks();

@@ -113,12 +113,12 @@ void run_type(const char* type, const std::vector<int>& log2s, int reps, int max
               const int grid = kprim::impl::cuda::reduce_grid_size<Policy>(sm_count, n, sizeof(T));
               const double us = median_us(reps, start, stop, [&] {
                 if (dot)
-                  kprim::impl::cuda::reduce_kernel<T, kprim::Sum, ProductSource<T>, Policy>
-                      <<<grid, Policy::block_size>>>(ProductSource<T>{Input<T>{x, 1}, Input<T>{y, 1}, true, 0}, n,
+                  kprim::impl::cuda::reduce_kernel<T, kprim::Sum, ProductSource<T, T>, Policy>
+                      <<<grid, Policy::block_size>>>(ProductSource<T, T>{Input<T>{x, 1}, Input<T>{y, 1}, true, 0}, n,
                                                      kprim::Sum{}, partials, ticket, result);
                 else
-                  kprim::impl::cuda::reduce_kernel<T, kprim::Sum, ValueSource<T>, Policy>
-                      <<<grid, Policy::block_size>>>(ValueSource<T>{Input<T>{x, 1}, true, 0}, n, kprim::Sum{}, partials,
+                  kprim::impl::cuda::reduce_kernel<T, kprim::Sum, ValueSource<T, T>, Policy>
+                      <<<grid, Policy::block_size>>>(ValueSource<T, T>{Input<T>{x, 1}, true, 0}, n, kprim::Sum{}, partials,
                                                      ticket, result);
                 check(cudaGetLastError(), "reduce_kernel");
               });

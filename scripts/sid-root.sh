@@ -12,7 +12,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 root=${KPRIM_SID_ROOT:-$repo/.sid-root}
 mirror=${KPRIM_SID_MIRROR:-http://deb.debian.org/debian}
-packages=g++,cmake,ninja-build,make,git,libkokkos-dev,catch2,libbenchmark-dev,python3,ca-certificates,libopenmpi-dev,openmpi-bin
+# clang + libomp-dev: the determinism tests are also built with clang under -march=native.
+packages=g++,cmake,ninja-build,make,git,libkokkos-dev,catch2,libbenchmark-dev,python3,ca-certificates,libopenmpi-dev,openmpi-bin,clang,libomp-dev
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -39,7 +40,14 @@ if [ ! -f "$root/.kprim-ready" ]; then
       [ -e "$dir/$lib" ] || as_root ar rc "$dir/$lib"
     done
   done
-  as_root touch "$root/.kprim-ready"
+  echo "$packages" | as_root tee "$root/.kprim-ready" >/dev/null
+fi
+# A root made from an older package list gets what the list has gained.
+if [ "$(cat "$root/.kprim-ready")" != "$packages" ]; then
+  echo "sid-root: installing the packages added since $root was made"
+  as_root chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+    bash -c "apt-get update -qq && apt-get install -y -qq ${packages//,/ } >/dev/null"
+  echo "$packages" | as_root tee "$root/.kprim-ready" >/dev/null
 fi
 
 [ $# -gt 0 ] || exit 0

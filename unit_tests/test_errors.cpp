@@ -104,9 +104,13 @@ TEMPLATE_LIST_TEST_CASE("impossible tuning is reported", "[errors]", SpaceOnly) 
   const Space space;
   const auto in = to_space(space, std::vector<double>(10, 1.0), "in");
   const int too_many = max_team_size(space) + 1;
-  REQUIRE_THROWS_WITH(kprim::reduce(space, in, kprim::Sum{}, {.tuning = {.team_size = too_many}}),
+  const kprim::Tuning big_team{.team_size = too_many}, negative{.items_per_thread = -1};
+  REQUIRE_THROWS_WITH(kprim::reduce(space, in, kprim::Sum{},
+                                    {.algorithm = automatic_for<kprim::ReduceAlgorithm>(space, big_team), .tuning = big_team}),
                       StartsWith("kprim::reduce: team_size " + std::to_string(too_many) + " exceeds the maximum"));
-  REQUIRE_THROWS_WITH(kprim::inclusive_scan(space, in, in, kprim::Sum{}, {.tuning = {.items_per_thread = -1}}),
+  REQUIRE_THROWS_WITH(kprim::inclusive_scan(space, in, in, kprim::Sum{},
+                                            {.algorithm = automatic_for<kprim::ScanAlgorithm>(space, negative),
+                                             .tuning = negative}),
                       StartsWith("kprim::inclusive_scan: tuning values must be >= 0"));
   // The three-phase recursion needs tiles of 2 or more; the single-pass scan takes any tile.
   REQUIRE_THROWS_WITH(kprim::inclusive_scan(space, in, in, kprim::Sum{},

@@ -146,7 +146,8 @@ TEMPLATE_LIST_TEST_CASE("reduce of random floating-point data stays within the r
     const auto x = to_space(space, host, "x");
     for (const auto& tuning : tunings(space)) {
       INFO(case_name<TestType>() << ", n = " << n << ", " << describe(tuning));
-      const T sum = kprim::reduce(space, x, kprim::Sum{}, {.tuning = tuning});
+      const T sum = kprim::reduce(space, x, kprim::Sum{},
+                                  {.algorithm = automatic_for<kprim::ReduceAlgorithm>(space, tuning), .tuning = tuning});
       REQUIRE(std::abs((long double)sum - exact) <= bound);
     }
     if (n != 65'537 && n != 1'000'003) continue;  // every algorithm, default tuning, two sizes
@@ -156,6 +157,54 @@ TEMPLATE_LIST_TEST_CASE("reduce of random floating-point data stays within the r
       REQUIRE(std::abs((long double)sum - exact) <= bound);
     }
   }
+}
+
+namespace {
+/// The pairwise (cascade) sum of v[begin, end) in T: rounding error grows with log2 n.
+template <class T>
+T pairwise_sum(const std::vector<T>& v, std::size_t begin, std::size_t end) {
+  if (end - begin <= 8) {
+    T sum = 0;
+    for (std::size_t i = begin; i < end; ++i) sum += v[i];
+    return sum;
+  }
+  const std::size_t middle = begin + (end - begin) / 2;
+  return pairwise_sum(v, begin, middle) + pairwise_sum(v, middle, end);
+}
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("the default Sum of 2^24 values errs like a pairwise sum (log n, not n)", "[reduce][dot]",
+                        SpaceFloat) {
+  using Space = typename TestType::space;
+  using T = typename TestType::value;
+  const Space space;
+  const std::int64_t n = std::int64_t(1) << 24;
+  if (n > max_test_size()) SKIP("n = 2^24 is above KPRIM_TEST_MAX_N");
+  std::mt19937_64 rng(20261124);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::vector<T> host(n);
+  long double exact = 0;
+  for (auto& v : host) {
+    v = T(uniform(rng));
+    exact += v;
+  }
+  const long double u = std::numeric_limits<T>::epsilon() / 2;
+  // Nonnegative data: pairwise summation errs by at most ceil(log2 n) u sum|x| (Higham 4.2); the
+  // old host fold (a few chains of n / 16 additions each) erred 8.4e-6 for float, 6x this bound.
+  const long double log_n_bound = 24 * u * exact;
+  const long double pairwise_error = std::abs((long double)pairwise_sum(host, 0, host.size()) - exact);
+  const long double near_pairwise = 4 * std::max(pairwise_error, u * exact);
+  const auto x = to_space(space, host, "x");
+  const auto ones = to_space(space, std::vector<T>(n, T(1)), "ones");
+  const long double reduced = kprim::reduce(space, x);
+  const long double dotted = kprim::dot(space, x, ones);
+  INFO(case_name<TestType>() << ": relative errors: reduce " << double(std::abs(reduced - exact) / exact) << ", dot "
+                             << double(std::abs(dotted - exact) / exact) << ", pairwise "
+                             << double(pairwise_error / exact));
+  CHECK(std::abs(reduced - exact) <= log_n_bound);
+  CHECK(std::abs(reduced - exact) <= near_pairwise);
+  CHECK(std::abs(dotted - exact) <= log_n_bound);
+  CHECK(std::abs(dotted - exact) <= near_pairwise);
 }
 
 TEMPLATE_LIST_TEST_CASE("complete_unroll_warps8 refuses team sizes that are not a power of two", "[reduce]",

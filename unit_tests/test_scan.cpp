@@ -189,7 +189,8 @@ TEMPLATE_LIST_TEST_CASE("scan of random floating-point data stays within the rou
   for (auto& v : host) v = T(uniform(rng));
   // Every tuning with `automatic`, every algorithm with the default tuning.
   std::vector<kprim::ScanOptions> options;
-  for (const auto& tuning : tunings(space)) options.push_back({.tuning = tuning});
+  for (const auto& tuning : tunings(space))
+    options.push_back({.algorithm = automatic_for<kprim::ScanAlgorithm>(space, tuning), .tuning = tuning});
   for (const auto algorithm : kprim::all_scan_algorithms) options.push_back({.algorithm = algorithm});
   const auto in = to_space(space, host, "in");
   for (const auto& option : options) {

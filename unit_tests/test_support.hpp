@@ -197,6 +197,29 @@ std::vector<Algorithm> algorithms() {
   }
 }
 
+/// True on the space where `automatic` runs kprim's hand-written CUDA kernels for the tests' types.
+template <class Space>
+inline constexpr bool runs_cuda_kernels_v =
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
+    std::is_same_v<Space, Kokkos::Cuda>;
+#else
+    false;
+#endif
+
+/// The algorithm a test runs to try `tuning` with `automatic`: automatic itself, except where it
+/// runs the hand-written CUDA kernels, which refuse tunings (they shape the portable kernels):
+/// there the portable default (tree reduce, three-phase scan) takes the tuning.
+template <class Algorithm, class Space>
+Algorithm automatic_for(const Space&, const kprim::Tuning& tuning) {
+  if constexpr (runs_cuda_kernels_v<Space>) {
+    if (tuning.team_size != 0 || tuning.items_per_thread != 0 || tuning.max_teams != 0) {
+      if constexpr (std::is_same_v<Algorithm, kprim::ReduceAlgorithm>) return Algorithm::tree;
+      else return Algorithm::three_phase;
+    }
+  }
+  return Algorithm::automatic;
+}
+
 /// True when `algorithm` refuses team size `team` (complete unrolling needs a compile-time size).
 inline bool refuses(kprim::ReduceAlgorithm algorithm, std::int64_t team) {
   return algorithm == kprim::ReduceAlgorithm::complete_unroll_warps8 &&
@@ -231,7 +254,8 @@ std::vector<Run<Algorithm>> runs(const Space& space) {
       } else {
         list_sizes = edge_sizes(team, tile);
       }
-      list.push_back({algorithm, tuning, std::move(list_sizes), refuses(algorithm, team)});
+      const Algorithm runs_as = full ? automatic_for<Algorithm>(space, tuning) : algorithm;
+      list.push_back({runs_as, tuning, std::move(list_sizes), refuses(runs_as, team)});
     }
   }
   return list;

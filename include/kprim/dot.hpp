@@ -18,12 +18,17 @@
 namespace kprim {
 
 namespace impl {
-/// The reduce driver's source for a dot product: products formed as they are loaded.
-template <class T, class X, class Y>
+/// The reduce driver's source for a dot product: products formed as they are loaded. The
+/// Determinism::bitwise paths take the Rounded form (each product rounded before it is added,
+/// whatever the compiler's contraction flags); the others let the compiler fuse and vectorize.
+template <class T, class X, class Y, bool Rounded = false>
 struct Products {
   X x;
   Y y;
-  KOKKOS_FUNCTION T operator()(std::int64_t i) const { return rounded_product(T(x(i)), T(y(i))); }
+  KOKKOS_FUNCTION T operator()(std::int64_t i) const {
+    if constexpr (Rounded) return rounded_product(T(x(i)), T(y(i)));
+    else return T(x(i)) * T(y(i));
+  }
 };
 }  // namespace impl
 

@@ -107,8 +107,9 @@ void bitwise_scan(const Kokkos::Cuda& space, Input<T> in, Output<T> out, std::in
 #define KPRIM_INSTANTIATE_BITWISE(T, Op)                                                                         \
   template void bitwise_reduce<T, Op>(const Kokkos::Cuda&, Input<T>, std::int64_t, Op, T*, void*);             \
   template void bitwise_scan<T, Op>(const Kokkos::Cuda&, Input<T>, Output<T>, std::int64_t, bool, T, Op, T*, void*);
-KPRIM_CUDA_FOR_EACH_OP(KPRIM_INSTANTIATE_BITWISE, float)
-KPRIM_CUDA_FOR_EACH_OP(KPRIM_INSTANTIATE_BITWISE, double)
+#define KPRIM_BITWISE_FOR_EACH_OP(X, T) X(T, ::kprim::Sum) X(T, ::kprim::Prod) X(T, ::kprim::Min) X(T, ::kprim::Max)
+KPRIM_BITWISE_FOR_EACH_OP(KPRIM_INSTANTIATE_BITWISE, float)
+KPRIM_BITWISE_FOR_EACH_OP(KPRIM_INSTANTIATE_BITWISE, double)
 template void bitwise_dot<float>(const Kokkos::Cuda&, Input<float>, Input<float>, std::int64_t, float*, void*);
 template void bitwise_dot<double>(const Kokkos::Cuda&, Input<double>, Input<double>, std::int64_t, double*, void*);
 

@@ -40,12 +40,3 @@ constexpr std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16
 
 }  // namespace kprim::impl::cuda
 
-// Every (T, Op) pair has_cuda_path_v accepts; X(T, Op) is applied to each.
-#define KPRIM_CUDA_FOR_EACH_OP(X, T) X(T, ::kprim::Sum) X(T, ::kprim::Prod) X(T, ::kprim::Min) X(T, ::kprim::Max)
-#define KPRIM_CUDA_FOR_EACH_TYPE_AND_OP(X)              \
-  KPRIM_CUDA_FOR_EACH_OP(X, std::int32_t)               \
-  KPRIM_CUDA_FOR_EACH_OP(X, std::int64_t)               \
-  KPRIM_CUDA_FOR_EACH_OP(X, std::uint32_t)              \
-  KPRIM_CUDA_FOR_EACH_OP(X, std::uint64_t)              \
-  KPRIM_CUDA_FOR_EACH_OP(X, float)                      \
-  KPRIM_CUDA_FOR_EACH_OP(X, double)

@@ -1,7 +1,13 @@
 #pragma once
-// Host entry points of the hand-written CUDA paths. Declarations only: the definitions are
-// compiled into the kprim library (src/cuda/*.cu) for every (T, Op) that
-// has_cuda_path_v accepts, so user code including kprim never compiles these kernels itself.
+// Host entry points of the hand-written CUDA paths.
+//
+// reduce, dot and scan are templates over the input element type In, the accumulator T and the
+// op: any combination the trait (trait.hpp) accepts. Their definitions (launch.cuh) are visible
+// to every translation unit nvcc compiles, so a call with a user op or type instantiates the
+// kernels where it is made; the common combinations are compiled into the kprim library
+// (src/cuda/*.cu) and declared `extern template` here, so those calls compile no kernel.
+// The bitwise paths exist for float and double with the built-in ops only, compiled into the
+// library.
 
 #include <kprim/impl/cuda/trait.hpp>
 
@@ -26,25 +32,28 @@ struct Output {
   std::int64_t stride;
 };
 
-/// Temporary bytes reduce() and dot() need for n elements of `value_size` bytes on `space`.
-std::size_t reduce_temp_bytes(const Kokkos::Cuda& space, std::int64_t n, std::size_t value_size);
+/// Temporary bytes reduce() and dot() need for n elements of In accumulated in T on `space`.
+template <class In, class T>
+std::size_t reduce_temp_bytes(const Kokkos::Cuda& space, std::int64_t n);
 
-/// op over x(0 .. n) into *result (device memory), enqueued on `space`; `temp` holds
-/// reduce_temp_bytes(space, n, sizeof(T)) bytes, in device memory.
-template <class T, class Op>
-void reduce(const Kokkos::Cuda& space, Input<T> x, std::int64_t n, Op op, T* result, void* temp);
+/// op over x(0 .. n), each element converted to T as it is loaded, into *result (device memory),
+/// enqueued on `space`; `temp` holds reduce_temp_bytes<In, T>(space, n) bytes of device memory.
+template <class In, class T, class Op>
+void reduce(const Kokkos::Cuda& space, Input<In> x, std::int64_t n, Op op, T* result, void* temp);
 
-/// sum of x(i) * y(i) into *result (device memory); temp as for reduce.
+/// sum of T(x(i)) * T(y(i)) into *result (device memory); temp as for reduce.
+template <class In, class T>
+void dot(const Kokkos::Cuda& space, Input<In> x, Input<In> y, std::int64_t n, T* result, void* temp);
+
+/// Temporary bytes scan() needs for n elements accumulated in T.
 template <class T>
-void dot(const Kokkos::Cuda& space, Input<T> x, Input<T> y, std::int64_t n, T* result, void* temp);
+std::size_t scan_temp_bytes(std::int64_t n);
 
-/// Temporary bytes scan() needs for n elements of `value_size` bytes.
-std::size_t scan_temp_bytes(std::int64_t n, std::size_t value_size);
-
-/// Single-pass scan in -> out (may alias exactly): exclusive (seeded with `seed`) or inclusive
-/// (seed must be op's identity); *total (device memory, optional) gets op(seed, all of in).
-template <class T, class Op>
-void scan(const Kokkos::Cuda& space, Input<T> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
+/// Single-pass scan in -> out (may alias exactly when In is T), in converted to T as it is
+/// loaded: exclusive (seeded with `seed`) or inclusive (seed must be op's identity); *total
+/// (device memory, optional) gets op(seed, all of in).
+template <class In, class T, class Op>
+void scan(const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
           T* total, void* temp);
 
 /// Temporary bytes the Determinism::bitwise paths need for n elements of `value_size` bytes.
@@ -61,6 +70,46 @@ void bitwise_dot(const Kokkos::Cuda& space, Input<T> x, Input<T> y, std::int64_t
 template <class T, class Op>
 void bitwise_scan(const Kokkos::Cuda& space, Input<T> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
                   T* total, void* temp);
+
+// ---- compiled into the library (src/cuda/) ---------------------------------------------------
+
+/// Streaming multiprocessors of the instance's device (asked once per device).
+int cached_sm_count(const Kokkos::Cuda& space);
+
+/// The reduce kernel's per-stream ticket: allocated zeroed once, left zeroed by every kernel.
+unsigned* reduce_ticket(const Kokkos::Cuda& space);
+
+/// Throws std::runtime_error naming `what` unless `status` is cudaSuccess (as an int, so this
+/// header needs no CUDA runtime header).
+void check_launch(int status, const char* what);
+
+// The combinations compiled into the library: every built-in type with itself and the built-in
+// ops, and the widening sums applications ask for most (int32 -> int64 counts and offsets,
+// float -> double sums and dots).
+#define KPRIM_CUDA_FOR_EACH_OP(X, In, T) X(In, T, ::kprim::Sum) X(In, T, ::kprim::Prod) X(In, T, ::kprim::Min) X(In, T, ::kprim::Max)
+#define KPRIM_CUDA_FOR_EACH_PRECOMPILED(X)       \
+  KPRIM_CUDA_FOR_EACH_OP(X, std::int32_t, std::int32_t)   \
+  KPRIM_CUDA_FOR_EACH_OP(X, std::int64_t, std::int64_t)   \
+  KPRIM_CUDA_FOR_EACH_OP(X, std::uint32_t, std::uint32_t) \
+  KPRIM_CUDA_FOR_EACH_OP(X, std::uint64_t, std::uint64_t) \
+  KPRIM_CUDA_FOR_EACH_OP(X, float, float)                 \
+  KPRIM_CUDA_FOR_EACH_OP(X, double, double)               \
+  X(std::int32_t, std::int64_t, ::kprim::Sum)             \
+  X(float, double, ::kprim::Sum)
+#define KPRIM_CUDA_FOR_EACH_PRECOMPILED_DOT(X) \
+  X(std::int32_t, std::int32_t) X(std::int64_t, std::int64_t) X(std::uint32_t, std::uint32_t) \
+  X(std::uint64_t, std::uint64_t) X(float, float) X(double, double) X(float, double)
+
+#define KPRIM_CUDA_DECLARE_PRECOMPILED(In, T, Op)                                                              \
+  extern template void reduce<In, T, Op>(const Kokkos::Cuda&, Input<In>, std::int64_t, Op, T*, void*);         \
+  extern template void scan<In, T, Op>(const Kokkos::Cuda&, Input<In>, Output<T>, std::int64_t, bool, T, Op, T*, \
+                                       void*);
+#define KPRIM_CUDA_DECLARE_PRECOMPILED_DOT(In, T) \
+  extern template void dot<In, T>(const Kokkos::Cuda&, Input<In>, Input<In>, std::int64_t, T*, void*);
+KPRIM_CUDA_FOR_EACH_PRECOMPILED(KPRIM_CUDA_DECLARE_PRECOMPILED)
+KPRIM_CUDA_FOR_EACH_PRECOMPILED_DOT(KPRIM_CUDA_DECLARE_PRECOMPILED_DOT)
+#undef KPRIM_CUDA_DECLARE_PRECOMPILED
+#undef KPRIM_CUDA_DECLARE_PRECOMPILED_DOT
 
 }  // namespace kprim::impl::cuda
 

@@ -5,54 +5,81 @@
 #include <kprim/impl/cuda/api.hpp>
 #include <kprim/impl/cuda/warp.cuh>
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace kprim::impl::cuda {
+
+/// True when whole elements of T fill 16 bytes, so T can move in 16-byte vectors (1, 2, 4, 8 or
+/// 16-byte trivially copyable types: the built-in ones, Kokkos::complex<double>, small structs).
+template <class T>
+inline constexpr bool vectorizable_v = std::is_trivially_copyable_v<T> && sizeof(T) <= 16 && 16 % sizeof(T) == 0;
+
+/// Elements of T per 16-byte vector, 1 for types that do not move in vectors.
+template <class T>
+inline constexpr int vector_width_v = vectorizable_v<T> ? int(16 / sizeof(T)) : 1;
 
 /// Sixteen bytes of T, loaded and stored in one instruction.
 template <class T>
 struct alignas(16) Vector16 {
+  static_assert(vectorizable_v<T>, "kprim: Vector16 holds whole elements");
   static constexpr int size = 16 / sizeof(T);
   T lane[size];
 };
 
+/// `Width` values of T in registers: a vector's elements once converted to the accumulator.
+template <class T, int Width>
+struct Lanes {
+  T lane[Width];
+};
+
+/// The lanes of `v` converted to T (a no-op when In is T).
+template <class T, class In>
+__device__ __forceinline__ Lanes<T, Vector16<In>::size> converted(const Vector16<In>& v) {
+  Lanes<T, Vector16<In>::size> out;
+#pragma unroll
+  for (int k = 0; k < Vector16<In>::size; ++k) out.lane[k] = T(v.lane[k]);
+  return out;
+}
+
 template <class T>
 __device__ __forceinline__ Vector16<T> load_vector(const T* aligned) {
+  const int4 raw = __ldg(reinterpret_cast<const int4*>(aligned));
   Vector16<T> v;
-  if constexpr (sizeof(T) == 4) {
-    const int4 raw = __ldg(reinterpret_cast<const int4*>(aligned));
-    __builtin_memcpy(&v, &raw, 16);
-  } else {
-    const longlong2 raw = __ldg(reinterpret_cast<const longlong2*>(aligned));
-    __builtin_memcpy(&v, &raw, 16);
-  }
+  __builtin_memcpy(&v, &raw, 16);
   return v;
 }
 
 /// A 16-byte load from shared (or any non-read-only) memory.
 template <class T>
 __device__ __forceinline__ Vector16<T> load_shared_vector(const T* aligned) {
+  const int4 raw = *reinterpret_cast<const int4*>(aligned);
   Vector16<T> v;
-  if constexpr (sizeof(T) == 4) {
-    const int4 raw = *reinterpret_cast<const int4*>(aligned);
-    __builtin_memcpy(&v, &raw, 16);
-  } else {
-    const longlong2 raw = *reinterpret_cast<const longlong2*>(aligned);
-    __builtin_memcpy(&v, &raw, 16);
-  }
+  __builtin_memcpy(&v, &raw, 16);
   return v;
 }
 
 template <class T>
 __device__ __forceinline__ void store_vector(T* aligned, const Vector16<T>& v) {
-  if constexpr (sizeof(T) == 4) {
-    int4 raw;
-    __builtin_memcpy(&raw, &v, 16);
-    *reinterpret_cast<int4*>(aligned) = raw;
+  int4 raw;
+  __builtin_memcpy(&raw, &v, 16);
+  *reinterpret_cast<int4*>(aligned) = raw;
+}
+
+/// *p read from L2 (bypassing the non-coherent L1), for values other blocks wrote in this launch.
+template <class T>
+__device__ __forceinline__ T load_from_l2(const T* p) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return __ldcg(p);
   } else {
-    longlong2 raw;
-    __builtin_memcpy(&raw, &v, 16);
-    *reinterpret_cast<longlong2*>(aligned) = raw;
+    using Word = std::conditional_t<sizeof(T) % 4 == 0 && alignof(T) >= 4, unsigned, unsigned char>;
+    Word words[sizeof(T) / sizeof(Word)];
+#pragma unroll
+    for (std::size_t w = 0; w < sizeof(T) / sizeof(Word); ++w) words[w] = __ldcg(reinterpret_cast<const Word*>(p) + w);
+    T value;
+    __builtin_memcpy(&value, words, sizeof(T));
+    return value;
   }
 }
 
@@ -110,12 +137,17 @@ struct WarpRuns {
   // stage() moves the warp's chunk into the exchange, fold() / scan_in_place() work on the lane's
   // own run there, unstage() writes the chunk back out.
 
-  /// exchange runs = warp_data[0 .. 32 * Items), coalesced 16-byte loads.
-  __device__ __forceinline__ static void stage(const T* warp_data, T* exchange, int lane) {
+  /// exchange runs = warp_data[0 .. 32 * Items) converted to T, coalesced 16-byte loads of In
+  /// (lane l takes input vectors l, l + 32, ...; In may be T or narrower, e.g. int32 counts
+  /// scanned into int64 offsets).
+  template <class In>
+  __device__ __forceinline__ static void stage(const In* warp_data, T* exchange, int lane) {
+    constexpr int in_width = Vector16<In>::size;
+    static_assert(Items % in_width == 0, "kprim: runs must be whole 16-byte vectors of the input");
 #pragma unroll
-    for (int v = 0; v < Items / width; ++v) {
-      const int index = (v * warp_size + lane) * width;
-      store_vector(exchange + slot(index), load_vector(warp_data + index));
+    for (int v = 0; v < Items / in_width; ++v) {
+      const int index = (v * warp_size + lane) * in_width;
+      put(exchange + slot(index), load_vector(warp_data + index));
     }
     __syncwarp();
   }
@@ -123,19 +155,20 @@ struct WarpRuns {
   /// stage() of a chunk that ends early: only warp_data[0 .. count) exists (count may be <= 0);
   /// the rest of the runs is filled with `fill` (the operator's identity). Whole vectors still
   /// move as 16-byte loads, so a short tile costs little more than a full one.
-  __device__ __forceinline__ static void stage_partial(const T* warp_data, std::int64_t count, const T& fill,
+  template <class In>
+  __device__ __forceinline__ static void stage_partial(const In* warp_data, std::int64_t count, const T& fill,
                                                        T* exchange, int lane) {
+    constexpr int in_width = Vector16<In>::size;
 #pragma unroll
-    for (int v = 0; v < Items / width; ++v) {
-      const int index = (v * warp_size + lane) * width;
-      Vector16<T> part;
-      if (index + width <= count) {
-        part = load_vector(warp_data + index);
+    for (int v = 0; v < Items / in_width; ++v) {
+      const int index = (v * warp_size + lane) * in_width;
+      if (index + in_width <= count) {
+        put(exchange + slot(index), load_vector(warp_data + index));
       } else {
+        T* const to = exchange + slot(index);
 #pragma unroll
-        for (int k = 0; k < width; ++k) part.lane[k] = index + k < count ? warp_data[index + k] : fill;
+        for (int k = 0; k < in_width; ++k) to[k] = index + k < count ? T(warp_data[index + k]) : fill;
       }
-      store_vector(exchange + slot(index), part);
     }
     __syncwarp();
   }
@@ -238,6 +271,25 @@ struct WarpRuns {
         for (int k = 0; k < width; ++k)
           if (index + k < count) warp_data[index + k] = part.lane[k];
       }
+    }
+  }
+
+  /// Writes one input vector's elements, converted to T, at `to` (consecutive in one run): as
+  /// 16-byte stores when they fill whole vectors of T, element by element otherwise.
+  template <class In>
+  __device__ __forceinline__ static void put(T* to, const Vector16<In>& loaded) {
+    constexpr int in_width = Vector16<In>::size;
+    if constexpr (in_width % width == 0) {
+#pragma unroll
+      for (int q = 0; q < in_width / width; ++q) {
+        Vector16<T> part;
+#pragma unroll
+        for (int k = 0; k < width; ++k) part.lane[k] = T(loaded.lane[q * width + k]);
+        store_vector(to + q * width, part);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < in_width; ++k) to[k] = T(loaded.lane[k]);
     }
   }
 

@@ -44,29 +44,36 @@ struct ReducePolicy {
 // vectors per block instead of the grid stride: 0.91-0.96 at 2^28 (both), dropped.
 // Each source below names its default policy.
 
-/// A contiguous or strided input of T, or the products of two inputs (dot).
-template <class T>
+/// A contiguous or strided input of In read as accumulators T (the conversion happens on load,
+/// so int32 data sums in int64 registers and float data in double ones), or the products of two
+/// such inputs (dot). `width` elements come per 16-byte vector of In (1 when In cannot be loaded
+/// that way: its size does not divide 16).
+template <class In, class T>
 struct ValueSource {
   using default_policy = ReducePolicy<512, 4, 4>;
-  Input<T> x;
+  static constexpr int width = vector_width_v<In>;
+  Input<In> x;
   bool vectorized;       // stride 1 and aligned after the head
   std::int64_t head;     // scalar elements before the first 16-byte boundary
-  __device__ T scalar(std::int64_t i) const { return x.data[i * x.stride]; }
-  __device__ Vector16<T> vector(std::int64_t v) const { return load_vector(x.data + head + v * Vector16<T>::size); }
+  __device__ T scalar(std::int64_t i) const { return T(x.data[i * x.stride]); }
+  __device__ Lanes<T, width> vector(std::int64_t v) const {
+    return converted<T>(load_vector(x.data + head + v * width));
+  }
 };
 
-template <class T>
+template <class In, class T>
 struct ProductSource {
   using default_policy = ReducePolicy<256, 4, 8>;
-  Input<T> x, y;
+  static constexpr int width = vector_width_v<In>;
+  Input<In> x, y;
   bool vectorized;  // both contiguous with the same misalignment
   std::int64_t head;
-  __device__ T scalar(std::int64_t i) const { return x.data[i * x.stride] * y.data[i * y.stride]; }
-  __device__ Vector16<T> vector(std::int64_t v) const {
-    Vector16<T> a = load_vector(x.data + head + v * Vector16<T>::size);
-    const Vector16<T> b = load_vector(y.data + head + v * Vector16<T>::size);
+  __device__ T scalar(std::int64_t i) const { return T(x.data[i * x.stride]) * T(y.data[i * y.stride]); }
+  __device__ Lanes<T, width> vector(std::int64_t v) const {
+    Lanes<T, width> a = converted<T>(load_vector(x.data + head + v * width));
+    const Lanes<T, width> b = converted<T>(load_vector(y.data + head + v * width));
 #pragma unroll
-    for (int k = 0; k < Vector16<T>::size; ++k) a.lane[k] *= b.lane[k];
+    for (int k = 0; k < width; ++k) a.lane[k] = a.lane[k] * b.lane[k];
     return a;
   }
 };
@@ -74,7 +81,7 @@ struct ProductSource {
 template <class T, class Op, class Source, class Policy = typename Source::default_policy>
 __global__ void __launch_bounds__(Policy::block_size)
     reduce_kernel(Source source, std::int64_t n, Op op, T* partials, unsigned* ticket, T* result) {
-  constexpr int width = Vector16<T>::size;
+  constexpr int width = Source::width;
   constexpr int reduce_block_size = Policy::block_size;
   constexpr int reduce_vectors_in_flight = Policy::vectors_in_flight;
   __shared__ BlockStorage<T, reduce_block_size> storage;
@@ -100,7 +107,7 @@ __global__ void __launch_bounds__(Policy::block_size)
       end = chunk_end < vectors ? chunk_end : vectors;
     }
     for (; v + (reduce_vectors_in_flight - 1) * step < end; v += reduce_vectors_in_flight * step) {
-      Vector16<T> loaded[reduce_vectors_in_flight];
+      Lanes<T, width> loaded[reduce_vectors_in_flight];
 #pragma unroll
       for (int j = 0; j < reduce_vectors_in_flight; ++j) loaded[j] = source.vector(v + j * step);
 #pragma unroll
@@ -109,7 +116,7 @@ __global__ void __launch_bounds__(Policy::block_size)
         for (int k = 0; k < width; ++k) acc[k] = op(acc[k], loaded[j].lane[k]);
     }
     for (; v < end; v += step) {
-      const Vector16<T> loaded = source.vector(v);
+      const Lanes<T, width> loaded = source.vector(v);
 #pragma unroll
       for (int k = 0; k < width; ++k) acc[k] = op(acc[k], loaded.lane[k]);
     }
@@ -138,16 +145,17 @@ __global__ void __launch_bounds__(Policy::block_size)
   if (!is_last_block) return;
   __threadfence();
   T total = identity;
-  for (int b = threadIdx.x; b < int(gridDim.x); b += reduce_block_size) total = op(total, __ldcg(partials + b));
+  for (int b = threadIdx.x; b < int(gridDim.x); b += reduce_block_size) total = op(total, load_from_l2(partials + b));
   total = block_reduce<reduce_block_size>(total, op, storage);
   if (threadIdx.x == 0) *result = total;
 }
 
-/// Blocks a reduce of n elements launches: one per `vectors_in_flight` vectors per thread, at
-/// most a full wave.
+/// Blocks a reduce of n elements of `input_size` bytes launches: one per `vectors_in_flight`
+/// vectors per thread, at most a full wave.
 template <class Policy>
-inline int reduce_grid_size(int sm_count, std::int64_t n, std::size_t value_size) {
-  const std::int64_t per_block = std::int64_t(Policy::block_size) * Policy::vectors_in_flight * (16 / value_size);
+inline int reduce_grid_size(int sm_count, std::int64_t n, std::size_t input_size) {
+  const std::int64_t per_element = input_size <= 16 && 16 % input_size == 0 ? std::int64_t(16 / input_size) : 1;
+  const std::int64_t per_block = std::int64_t(Policy::block_size) * Policy::vectors_in_flight * per_element;
   const std::int64_t wanted = (n + per_block - 1) / per_block;
   const std::int64_t most = std::int64_t(sm_count) * Policy::blocks_per_sm;
   return int(wanted < 1 ? 1 : (wanted > most ? most : wanted));

@@ -126,25 +126,37 @@ struct ScanPolicy {
 //   look-back and every later tile waits on it (the persistent-ticket failure above again);
 //   tile index from blockIdx.x instead of the ticket (an unsafe experiment: it relies on blocks
 //   starting in index order): +2-3%, the whole cost of the ticket.
+// Accumulators of 16 bytes (Kokkos::complex<double>) keep the 8-byte shape's 36 KB of shared
+// runs per block with 16 items per thread (not tuned: no measurement yet).
 template <class T>
-using default_scan_policy = std::conditional_t<sizeof(T) == 4, ScanPolicy<128, 64, 6, true, 2, true>,
-                                               ScanPolicy<128, 32, 6, true, 2, true>>;
+using default_scan_policy = std::conditional_t<
+    sizeof(T) <= 4, ScanPolicy<128, 64, 6, true, 2, true>,
+    std::conditional_t<sizeof(T) == 8, ScanPolicy<128, 32, 6, true, 2, true>, ScanPolicy<128, 16, 6, true, 2, true>>>;
 
 enum TileFlag : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2 };
 
+/// How a tile's status and value are published: one 8-byte word (values of up to 4 bytes), one
+/// 16-byte pair (8 bytes), or value then flag with fences between (16 bytes).
+enum class TileWordKind { narrow, wide, split };
+template <class T>
+inline constexpr TileWordKind tile_word_kind_v =
+    sizeof(T) <= 4 ? TileWordKind::narrow : (sizeof(T) <= 8 ? TileWordKind::wide : TileWordKind::split);
+
 /// A tile's status and value in one word, written and read with one instruction, so a reader
 /// never sees a flag without its value and needs no fence (one L2 round trip per look-back
-/// window instead of flag, fence, value). 4-byte T: value in the low half of a 64-bit word;
-/// 8-byte T: a 16-byte pair moved with one vector access (as CUB's tile state does).
-template <class T, bool Wide = (sizeof(T) == 8)>
+/// window instead of flag, fence, value). Up to 4-byte T: value in the low half of a 64-bit word;
+/// 8-byte T: a 16-byte pair moved with one vector access (as CUB's tile state does). Larger T
+/// cannot share one access with its flag: the value is stored, fenced, then the flag (and read
+/// in the opposite order), CUB's TileStatus for large types.
+template <class T, TileWordKind Kind = tile_word_kind_v<T>>
 struct TileWord;
 
 template <class T>
-struct alignas(8) TileWord<T, false> {
+struct alignas(8) TileWord<T, TileWordKind::narrow> {
   unsigned long long bits;
   __device__ static void publish(TileWord* word, T value, unsigned flag) {
-    unsigned value_bits;
-    __builtin_memcpy(&value_bits, &value, 4);
+    unsigned value_bits = 0;
+    __builtin_memcpy(&value_bits, &value, sizeof(T));
     const unsigned long long bits = (static_cast<unsigned long long>(flag) << 32) | value_bits;
     asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(word), "l"(bits) : "memory");
   }
@@ -153,16 +165,16 @@ struct alignas(8) TileWord<T, false> {
     asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(bits) : "l"(word) : "memory");
     flag = unsigned(bits >> 32);
     const unsigned value_bits = unsigned(bits);
-    __builtin_memcpy(&value, &value_bits, 4);
+    __builtin_memcpy(&value, &value_bits, sizeof(T));
   }
 };
 
 template <class T>
-struct alignas(16) TileWord<T, true> {
+struct alignas(16) TileWord<T, TileWordKind::wide> {
   unsigned long long bits, flag;
   __device__ static void publish(TileWord* word, T value, unsigned flag) {
-    unsigned long long value_bits;
-    __builtin_memcpy(&value_bits, &value, 8);
+    unsigned long long value_bits = 0;
+    __builtin_memcpy(&value_bits, &value, sizeof(T));
     asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(word), "l"(value_bits),
                  "l"(static_cast<unsigned long long>(flag))
                  : "memory");
@@ -171,7 +183,31 @@ struct alignas(16) TileWord<T, true> {
     unsigned long long value_bits, flag_bits;
     asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(value_bits), "=l"(flag_bits) : "l"(word) : "memory");
     flag = unsigned(flag_bits);
-    __builtin_memcpy(&value, &value_bits, 8);
+    __builtin_memcpy(&value, &value_bits, sizeof(T));
+  }
+};
+
+template <class T>
+struct alignas(16) TileWord<T, TileWordKind::split> {
+  static constexpr int words = (sizeof(T) + 3) / 4;
+  unsigned value_words[words];
+  unsigned flag;
+  __device__ static void publish(TileWord* word, T value, unsigned flag) {
+    unsigned bits[words] = {};
+    __builtin_memcpy(bits, &value, sizeof(T));
+#pragma unroll
+    for (int w = 0; w < words; ++w) __stcg(word->value_words + w, bits[w]);
+    __threadfence();  // the value is visible device-wide before its flag
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(&word->flag), "r"(flag) : "memory");
+  }
+  __device__ static void read(const TileWord* word, T& value, unsigned& flag) {
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(flag) : "l"(&word->flag) : "memory");
+    if (flag == tile_empty) return;
+    __threadfence();  // the flag was read before the value
+    unsigned bits[words];
+#pragma unroll
+    for (int w = 0; w < words; ++w) bits[w] = __ldcg(word->value_words + w);
+    __builtin_memcpy(&value, bits, sizeof(T));
   }
 };
 
@@ -196,25 +232,30 @@ __device__ T look_back(const TileWord<T>* words, std::int64_t tile, const Op& op
     // Lanes stop .. 0 hold tiles in increasing order: the higher lane is the left operand.
 #pragma unroll
     for (int offset = 1; offset < warp_size; offset *= 2)
-      value = op(__shfl_down_sync(full_warp_mask, value, offset), value);
-    prefix = op(__shfl_sync(full_warp_mask, value, 0), prefix);
+      value = op(shuffle_down(value, offset), value);
+    prefix = op(shuffle_index(value, 0), prefix);
     if (inclusive_lanes) return prefix;
   }
 }
 
-template <class T, class Op, class Policy, bool Vectorized>
+/// Scans in (elements of In, converted to the accumulator T as they are loaded) into out. Full
+/// tiles of a vectorized scan (both Views contiguous and 16-byte aligned) move in 16-byte vectors.
+template <class In, class T, class Op, class Policy, bool Vectorized>
 __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
-    scan_kernel(Input<T> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op, T* total,
+    scan_kernel(Input<In> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op, T* total,
                 TileWord<T>* words, unsigned* tile_counter) {
   constexpr int scan_block_size = Policy::block_size;
   constexpr int items = Policy::items;
   constexpr std::int64_t tile_size = Policy::tile_size;
   static_assert(items % Vector16<T>::size == 0, "kprim: scan items per thread must fill whole 16-byte vectors");
+  static_assert(Policy::runs_in_shared || std::is_same_v<In, T>,
+                "kprim: runs held in registers are a tuning candidate for In = T only");
   __shared__ BlockStorage<T, scan_block_size> storage;
   using runs = WarpRuns<T, items>;
-  __shared__ Vector16<T> exchange_storage[(scan_block_size / warp_size) * runs::elements / runs::width];
+  __shared__ Slots<T, (scan_block_size / warp_size) * runs::elements> exchange_storage;
   __shared__ std::int64_t tile_slot;
-  __shared__ T prefix_slot;
+  __shared__ Slots<T, 1> prefix_storage;
+  T& prefix_slot = prefix_storage[0];
   const T identity = identity_of<T>(op);
 
   std::int64_t tile = 0;
@@ -232,7 +273,7 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   // loads, then each lane takes its own run of `items` consecutive elements.
   constexpr int per_warp = warp_size * items;
   const int lane = lane_id();
-  T* const exchange = reinterpret_cast<T*>(exchange_storage) + (threadIdx.x / warp_size) * runs::elements;
+  T* const exchange = exchange_storage.data() + (threadIdx.x / warp_size) * runs::elements;
   const std::int64_t warp_first = tile * tile_size + std::int64_t(threadIdx.x / warp_size) * per_warp;
   T thread_total;
   constexpr int chains = Policy::chains;
@@ -244,7 +285,7 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
       runs::stage_partial(in.data + warp_first, n - warp_first, identity, exchange, lane);
     } else {
       T* const run = runs::run_of(exchange, lane);
-      for (int k = 0; k < items; ++k) run[k] = first + k < n ? in.data[(first + k) * in.stride] : identity;
+      for (int k = 0; k < items; ++k) run[k] = first + k < n ? T(in.data[(first + k) * in.stride]) : identity;
     }
     runs::fold(exchange, lane, op, sub_totals);
     thread_total = sub_totals[0];
@@ -345,8 +386,8 @@ constexpr std::size_t scan_temp_bytes_for(std::int64_t n) {
 
 /// Enqueues a `Policy` scan on `stream`; `temp` holds scan_temp_bytes_for<T, Policy>(n) bytes of
 /// device memory (zeroed here). Returns the launch's error code.
-template <class T, class Op, class Policy>
-cudaError_t launch_scan(cudaStream_t stream, Input<T> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
+template <class In, class T, class Op, class Policy>
+cudaError_t launch_scan(cudaStream_t stream, Input<In> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
                         T* total, void* temp) {
   const std::int64_t tiles = scan_tiles<Policy>(n);
   TileWord<T>* words = nullptr;
@@ -357,13 +398,18 @@ cudaError_t launch_scan(cudaStream_t stream, Input<T> in, Output<T> out, std::in
     words = reinterpret_cast<TileWord<T>*>(bytes + 16);
     if (const cudaError_t error = cudaMemsetAsync(bytes, 0, scan_temp_bytes_for<T, Policy>(n), stream)) return error;
   }
+  // Vector loads of In need whole input vectors in each lane's run of `items`.
+  constexpr bool can_vectorize = vectorizable_v<In> && Policy::items % vector_width_v<In> == 0;
   const bool vectorized = in.stride == 1 && out.stride == 1 && is_aligned16(in.data) && is_aligned16(out.data);
-  if (vectorized)
-    scan_kernel<T, Op, Policy, true><<<unsigned(tiles), Policy::block_size, 0, stream>>>(in, out, n, exclusive, seed, op,
-                                                                                         total, words, counter);
-  else
-    scan_kernel<T, Op, Policy, false><<<unsigned(tiles), Policy::block_size, 0, stream>>>(in, out, n, exclusive, seed,
-                                                                                          op, total, words, counter);
+  if constexpr (can_vectorize) {
+    if (vectorized) {
+      scan_kernel<In, T, Op, Policy, true><<<unsigned(tiles), Policy::block_size, 0, stream>>>(
+          in, out, n, exclusive, seed, op, total, words, counter);
+      return cudaGetLastError();
+    }
+  }
+  scan_kernel<In, T, Op, Policy, false><<<unsigned(tiles), Policy::block_size, 0, stream>>>(in, out, n, exclusive, seed,
+                                                                                           op, total, words, counter);
   return cudaGetLastError();
 }
 

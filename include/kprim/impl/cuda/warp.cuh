@@ -22,6 +22,43 @@ template <class T>
 inline constexpr bool shuffles_natively_v =
     std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
 
+/// Types the warp steps move through registers: the native ones, and any other trivially
+/// copyable value of at most 32 bytes as 4-byte words (CUB's ShuffleIndex does the same). Larger
+/// or non-trivially-copyable accumulators go through shared memory (WarpSlots, block.cuh).
+template <class T>
+inline constexpr bool shuffles_v = shuffles_natively_v<T> || (std::is_trivially_copyable_v<T> && sizeof(T) <= 32);
+
+/// One warp shuffle of any `shuffles_v` type: `exchange(word)` is the __shfl_*_sync of one word.
+template <class T, class Exchange>
+__device__ __forceinline__ T shuffle_words(const T& value, const Exchange& exchange) {
+  if constexpr (shuffles_natively_v<T>) {
+    return exchange(value);
+  } else {
+    static_assert(shuffles_v<T>, "kprim: this type moves through shared memory, not shuffles");
+    constexpr int words = (sizeof(T) + 3) / 4;
+    unsigned bits[words] = {};
+    __builtin_memcpy(bits, &value, sizeof(T));
+#pragma unroll
+    for (int w = 0; w < words; ++w) bits[w] = exchange(bits[w]);
+    T result;
+    __builtin_memcpy(&result, bits, sizeof(T));
+    return result;
+  }
+}
+
+template <class T>
+__device__ __forceinline__ T shuffle_down(const T& value, unsigned offset, int width = 32) {
+  return shuffle_words(value, [&](auto word) { return __shfl_down_sync(0xffffffffu, word, offset, width); });
+}
+template <class T>
+__device__ __forceinline__ T shuffle_up(const T& value, unsigned offset, int width = 32) {
+  return shuffle_words(value, [&](auto word) { return __shfl_up_sync(0xffffffffu, word, offset, width); });
+}
+template <class T>
+__device__ __forceinline__ T shuffle_index(const T& value, int source_lane, int width = 32) {
+  return shuffle_words(value, [&](auto word) { return __shfl_sync(0xffffffffu, word, source_lane, width); });
+}
+
 /// Lane of the calling thread within its warp (threads are numbered x fastest, then y, z).
 __device__ inline int lane_id() {
   const unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
@@ -34,7 +71,7 @@ __device__ __forceinline__ T reduce_down(T value, const Op& op) {
   if constexpr (Offset < Width) {
     // Lanes near the top of a group get their own value back and combine garbage; the first
     // lane's chain only ever reads lanes that combined valid partners, so no guard is needed.
-    value = op(value, __shfl_down_sync(full_warp_mask, value, Offset, Width));
+    value = op(value, shuffle_down(value, Offset, Width));
     return reduce_down<Width, 2 * Offset>(value, op);
   } else {
     return value;
@@ -44,7 +81,7 @@ __device__ __forceinline__ T reduce_down(T value, const Op& op) {
 template <int Width, int Offset, class T, class Op>
 __device__ __forceinline__ T scan_up(T value, const Op& op, int lane_in_group) {
   if constexpr (Offset < Width) {
-    const T lower = __shfl_up_sync(full_warp_mask, value, Offset, Width);
+    const T lower = shuffle_up(value, Offset, Width);
     if (lane_in_group >= Offset) value = op(lower, value);
     return scan_up<Width, 2 * Offset>(value, op, lane_in_group);
   } else {
@@ -60,7 +97,7 @@ template <int Width = warp_size, class T, class Op>
 __device__ __forceinline__ T warp_reduce(T value, const Op& op) {
   static_assert(Width > 0 && Width <= warp_size && (Width & (Width - 1)) == 0,
                 "kprim::impl::cuda::warp_reduce: Width must be a power of two <= 32");
-  static_assert(shuffles_natively_v<T>, "kprim::impl::cuda::warp_reduce: 4- or 8-byte arithmetic types only");
+  static_assert(shuffles_v<T>, "kprim::impl::cuda::warp_reduce: a type shuffles can move");
   // shfl_down pairs lane i with lane i + Offset: op(value_i, value_i+Offset) keeps lane order.
   return detail::reduce_down<Width, 1>(value, op);
 }
@@ -71,7 +108,7 @@ template <int Width = warp_size, class T, class Op>
 __device__ __forceinline__ T warp_inclusive_scan(T value, const Op& op) {
   static_assert(Width > 0 && Width <= warp_size && (Width & (Width - 1)) == 0,
                 "kprim::impl::cuda::warp_inclusive_scan: Width must be a power of two <= 32");
-  static_assert(shuffles_natively_v<T>, "kprim::impl::cuda::warp_inclusive_scan: 4- or 8-byte arithmetic types only");
+  static_assert(shuffles_v<T>, "kprim::impl::cuda::warp_inclusive_scan: a type shuffles can move");
   return detail::scan_up<Width, 1>(value, op, lane_id() % Width);
 }
 
@@ -80,23 +117,9 @@ __device__ __forceinline__ T warp_inclusive_scan(T value, const Op& op) {
 template <class T, class Op>
 __device__ __forceinline__ T warp_exclusive_scan(T value, const Op& op, const T& identity, T& total) {
   const T inclusive = warp_inclusive_scan(value, op);
-  total = __shfl_sync(full_warp_mask, inclusive, warp_size - 1);
-  const T previous = __shfl_up_sync(full_warp_mask, inclusive, 1);
+  total = shuffle_index(inclusive, warp_size - 1);
+  const T previous = shuffle_up(inclusive, 1);
   return lane_id() == 0 ? identity : previous;
-}
-
-/// Fallback for values a shuffle cannot move, or for fewer than 32 participating lanes: the
-/// lanes write to `slots` (one per lane, in shared memory) and the first lane folds them in
-/// order after a __syncwarp over `mask`. Returns the total in the first active lane.
-template <class T, class Op>
-__device__ T warp_reduce_smem(T value, const Op& op, T* slots, int count, unsigned mask) {
-  const int lane = lane_id();
-  if (lane < count) slots[lane] = value;
-  __syncwarp(mask);
-  if (lane == 0)
-    for (int i = 1; i < count; ++i) value = op(value, slots[i]);
-  __syncwarp(mask);
-  return value;
 }
 
 }  // namespace kprim::impl::cuda

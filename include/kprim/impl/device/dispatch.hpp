@@ -3,6 +3,9 @@
 // policy, the ladder rungs of the portable kernels, and the hand-written CUDA paths).
 
 #include <kprim/impl/cuda/api.hpp>
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <kprim/impl/cuda/launch.cuh>  // kernels for the combinations the library does not hold
+#endif
 #include <kprim/impl/cuda/trait.hpp>
 #include <kprim/impl/device/bitwise_driver.hpp>
 #include <kprim/impl/device/reduce_driver.hpp>
@@ -19,33 +22,73 @@
 
 namespace kprim::impl {
 
-template <class T, class X, class Y>
+template <class T, class X, class Y, bool Rounded>
 struct Products;  // dot's source (kprim/dot.hpp)
 
 namespace detail {
 template <class Source>
 struct is_products : std::false_type {};
+template <class T, class X, class Y, bool Rounded>
+struct is_products<Products<T, X, Y, Rounded>> : std::true_type {};
+
+/// The source as Determinism::bitwise reads it: a dot's products rounded one by one.
+template <class Source>
+const Source& rounded_source(const Source& source) {
+  return source;
+}
 template <class T, class X, class Y>
-struct is_products<Products<T, X, Y>> : std::true_type {};
+Products<T, X, Y, true> rounded_source(const Products<T, X, Y, false>& source) {
+  return {source.x, source.y};
+}
 
 constexpr bool is_default(const Tuning& tuning) {
   return tuning.team_size == 0 && tuning.items_per_thread == 0 && tuning.max_teams == 0;
 }
 
-/// True when the hand-written CUDA path runs: the trait says one exists for (Space, T, Op), the
-/// input holds exactly T, and the call asked for the automatic algorithm with the default shape
-/// (Tuning's knobs belong to the portable kernels: a call that sets one runs those).
-template <class Space, class T, class Op, class Source>
-constexpr bool cuda_path_applies() {
-  if constexpr (!cuda::has_cuda_path_v<Space, T, Op>) {
-    return false;
-  } else if constexpr (is_products<Source>::value) {
-    return std::is_same_v<typename decltype(Source::x)::non_const_value_type, T> &&
-           std::is_same_v<typename decltype(Source::y)::non_const_value_type, T>;
-  } else {
-    return std::is_same_v<typename Source::non_const_value_type, T>;
-  }
+/// The element type a reduce source reads: the View's, or for a dot the inputs' common one
+/// (void when x and y differ, which no hand-written kernel takes).
+template <class Source>
+struct source_input {
+  using type = typename Source::non_const_value_type;
+};
+template <class T, class X, class Y, bool Rounded>
+struct source_input<Products<T, X, Y, Rounded>> {
+  using type = std::conditional_t<std::is_same_v<typename X::non_const_value_type, typename Y::non_const_value_type>,
+                                  typename X::non_const_value_type, void>;
+};
+template <class Source>
+using source_input_t = typename source_input<Source>::type;
+
+/// The hand-written Determinism::bitwise kernels: float and double, input type = accumulator,
+/// built-in ops (other shapes take the portable bitwise kernels: the same order, the same bits).
+template <class Space, class In, class T, class Op>
+inline constexpr bool cuda_bitwise_avail_v = cuda_spec_avail_v<Space, Primitive::reduce, In, T, Op> &&
+                                             std::is_same_v<In, T> && std::is_floating_point_v<T> &&
+                                             cuda::is_cuda_op_v<Op>;
+
+/// Tuning's knobs shape the portable kernels; the hand-written CUDA kernels have their own
+/// compile-time policies. A call that tunes `automatic` where the CUDA path runs is refused
+/// rather than silently moved to slower kernels: it names a portable algorithm to tune that.
+template <class Algorithm>
+void refuse_cuda_tuning(const char* function, const Tuning& tuning, Algorithm portable) {
+  if (!is_default(tuning))
+    throw_invalid_argument(function, std::string("tuning applies to the portable kernels, and algorithm = automatic "
+                                                 "runs the hand-written CUDA kernels here; name a portable "
+                                                 "algorithm (e.g. ") +
+                                         to_string(portable) + ") to tune it");
 }
+
+/// A Kokkos Tools region named after the call and the path it took ("kprim::reduce [cuda]"), so
+/// profilers and tests can tell which kernels ran.
+class PathRegion {
+ public:
+  PathRegion(const char* function, const char* path) {
+    Kokkos::Profiling::pushRegion(std::string(function) + " [" + path + "]");
+  }
+  ~PathRegion() { Kokkos::Profiling::popRegion(); }
+  PathRegion(const PathRegion&) = delete;
+  PathRegion& operator=(const PathRegion&) = delete;
+};
 
 /// True when every order of operations gives the same bits: integers (wrapping) with the
 /// built-in ops. Floating-point Min/Max are not on the list: with signed zeros and NaNs their
@@ -98,12 +141,14 @@ template <class Space, class Source, class Op, class Result>
 void run_reduce(const char* function, const Space& space, std::int64_t n, const Source& source, const Op& op,
                 const Result& result, const ReduceOptions& options) {
   using T = typename Result::non_const_value_type;
+  using In = detail::source_input_t<Source>;
   if (options.determinism == Determinism::bitwise) {
     detail::check_bitwise_algorithm(function, options.algorithm);
     if constexpr (!detail::exact_in_any_order<T, Op>()) {
-      if constexpr (detail::cuda_path_applies<Space, T, Op, Source>()) {
+      if constexpr (detail::cuda_bitwise_avail_v<Space, In, T, Op>) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
         if (detail::is_default(options.tuning)) {
+          const detail::PathRegion region(function, "cuda bitwise");
           // No temporaries: the CUDA bitwise reduce keeps its own per-stream state.
           with_result_slot<T>(function, space, 0, result, [&](unsigned char* temp, T* target) {
             if constexpr (detail::is_products<Source>::value)
@@ -115,27 +160,31 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
         }
 #endif
       }
-      bitwise_reduce_into(function, space, n, source, op, result, options.tuning);
+      const detail::PathRegion region(function, "portable bitwise");
+      bitwise_reduce_into(function, space, n, detail::rounded_source(source), op, result, options.tuning);
       return;
     }
   }
-  if constexpr (detail::cuda_path_applies<Space, T, Op, Source>()) {
+  if constexpr (cuda_spec_avail_v<Space, Primitive::reduce, In, T, Op>) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
-    if (options.algorithm == ReduceAlgorithm::automatic && detail::is_default(options.tuning)) {
-      with_result_slot<T>(function, space, cuda::reduce_temp_bytes(space, n, sizeof(T)), result,
-                                  [&](unsigned char* temp, T* target) {
-                                    if constexpr (detail::is_products<Source>::value)
-                                      cuda::dot<T>(space, detail::cuda_input(source.x), detail::cuda_input(source.y),
-                                                   n, target, temp);
-                                    else
-                                      cuda::reduce<T, Op>(space, detail::cuda_input(source), n, op, target, temp);
-                                  });
+    if (options.algorithm == ReduceAlgorithm::automatic) {
+      detail::refuse_cuda_tuning(function, options.tuning, ReduceAlgorithm::tree);
+      const detail::PathRegion region(function, "cuda");
+      with_result_slot<T>(function, space, cuda::reduce_temp_bytes<In, T>(space, n), result,
+                          [&](unsigned char* temp, T* target) {
+                            if constexpr (detail::is_products<Source>::value)
+                              cuda::dot<In, T>(space, detail::cuda_input(source.x), detail::cuda_input(source.y), n,
+                                               target, temp);
+                            else
+                              cuda::reduce<In, T, Op>(space, detail::cuda_input(source), n, op, target, temp);
+                          });
       return;
     }
 #endif
   }
   const ReduceAlgorithm algorithm =
       options.algorithm == ReduceAlgorithm::automatic ? automatic_reduce_algorithm<Space>(n) : options.algorithm;
+  const detail::PathRegion region(function, to_string(algorithm));
   if (algorithm == ReduceAlgorithm::single_pass) {
     single_pass_reduce_into(function, space, n, source, op, result, options.tuning);
     return;
@@ -150,12 +199,14 @@ void run_scan(const char* function, const Space& space, const In& in, const Out&
               const typename Out::non_const_value_type& seed, const Op& op, const ScanOptions& options,
               const Total& total) {
   using T = typename Out::non_const_value_type;
+  using Element = typename In::non_const_value_type;
   if (options.determinism == Determinism::bitwise) {
     detail::check_bitwise_algorithm(function, options.algorithm);
     if constexpr (!detail::exact_in_any_order<T, Op>()) {
-      if constexpr (detail::cuda_path_applies<Space, T, Op, In>()) {
+      if constexpr (detail::cuda_bitwise_avail_v<Space, Element, T, Op>) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
         if (detail::is_default(options.tuning)) {
+          const detail::PathRegion region(function, "cuda bitwise");
           const std::int64_t n = std::int64_t(in.extent(0));
           with_result_slot<T>(function, space, cuda::bitwise_temp_bytes(n, sizeof(T)), total, [&](unsigned char* temp, T* target) {
             cuda::bitwise_scan<T, Op>(space, detail::cuda_input(in), detail::cuda_output(out), n, exclusive, seed, op,
@@ -165,17 +216,20 @@ void run_scan(const char* function, const Space& space, const In& in, const Out&
         }
 #endif
       }
+      const detail::PathRegion region(function, "portable bitwise");
       bitwise_scan_into(function, space, in, out, exclusive, seed, op, options.tuning, total);
       return;
     }
   }
-  if constexpr (detail::cuda_path_applies<Space, T, Op, In>()) {
+  if constexpr (cuda_spec_avail_v<Space, Primitive::scan, Element, T, Op>) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
-    if (options.algorithm == ScanAlgorithm::automatic && detail::is_default(options.tuning)) {
+    if (options.algorithm == ScanAlgorithm::automatic) {
+      detail::refuse_cuda_tuning(function, options.tuning, ScanAlgorithm::three_phase);
+      const detail::PathRegion region(function, "cuda");
       const std::int64_t n = std::int64_t(in.extent(0));
-      with_result_slot<T>(function, space, cuda::scan_temp_bytes(n, sizeof(T)), total, [&](unsigned char* temp, T* target) {
-        cuda::scan<T, Op>(space, detail::cuda_input(in), detail::cuda_output(out), n, exclusive, seed, op, target,
-                          temp);
+      with_result_slot<T>(function, space, cuda::scan_temp_bytes<T>(n), total, [&](unsigned char* temp, T* target) {
+        cuda::scan<Element, T, Op>(space, detail::cuda_input(in), detail::cuda_output(out), n, exclusive, seed, op,
+                                   target, temp);
       });
       return;
     }
@@ -184,6 +238,7 @@ void run_scan(const char* function, const Space& space, const In& in, const Out&
   const ScanAlgorithm algorithm = options.algorithm == ScanAlgorithm::automatic
                                       ? automatic_scan_algorithm<Space>(std::int64_t(in.extent(0)))
                                       : options.algorithm;
+  const detail::PathRegion region(function, to_string(algorithm));
   if (algorithm == ScanAlgorithm::decoupled_lookback) {
     lookback_scan_into(function, space, in, out, exclusive, seed, op, options.tuning, total);
     return;

@@ -1,6 +1,7 @@
 #pragma once
 // Device layer: how big teams and tiles are, per execution space, and checks of user tuning.
 
+#include <kprim/impl/cuda/trait.hpp>  // Primitive
 #include <kprim/impl/validate.hpp>
 #include <kprim/options.hpp>
 
@@ -24,8 +25,6 @@ struct LaunchShape {
   int max_teams;
   std::int64_t tile() const { return std::int64_t(team_size) * items_per_thread; }
 };
-
-enum class Primitive { reduce, scan };
 
 // Defaults of the portable kernels. Device: 256 threads (8 warps) per team; a reduce tile of
 // 4096 elements and a scan tile of 2048 (its scratch holds the whole tile). One wave of teams

@@ -1,0 +1,87 @@
+#pragma once
+// Host launchers of the hand-written CUDA paths (declared in api.hpp): the reduce, dot and scan
+// kernels for any (input, accumulator, op) the trait accepts. Included where nvcc compiles the
+// call, so a user op or type instantiates its kernels in the user's translation unit; the
+// combinations compiled into the library are `extern template` (api.hpp) and cost a call site
+// nothing but the launch.
+
+#include <kprim/impl/cuda/api.hpp>
+#include <kprim/impl/cuda/reduce.cuh>
+#include <kprim/impl/cuda/scan.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+namespace kprim::impl::cuda {
+
+namespace detail {
+/// Scalar elements before the 16-byte boundary when a contiguous input can take vector loads.
+template <class In>
+bool vector_head(const Input<In>& x, std::int64_t n, std::int64_t& head) {
+  if constexpr (!vectorizable_v<In>) {
+    return false;
+  } else {
+    if (x.stride != 1) return false;
+    head = head_elements(x.data);
+    if (head < 0) return false;
+    head = std::min(head, n);
+    return true;
+  }
+}
+
+template <class T, class Op, class Source>
+void launch_reduce(const Kokkos::Cuda& space, const Source& source, std::int64_t n, const Op& op, T* result,
+                   void* temp) {
+  using Policy = typename Source::default_policy;
+  constexpr std::size_t input_size = sizeof(*source.x.data);
+  const int grid = reduce_grid_size<Policy>(cached_sm_count(space), n, input_size);
+  T* const partials = reinterpret_cast<T*>(static_cast<unsigned char*>(temp) + 16);
+  unsigned* const ticket = grid > 1 ? reduce_ticket(space) : nullptr;
+  reduce_kernel<T, Op, Source, Policy><<<grid, Policy::block_size, 0, space.cuda_stream()>>>(source, n, op, partials,
+                                                                                            ticket, result);
+  check_launch(int(cudaGetLastError()), "reduce kernel launch");
+}
+}  // namespace detail
+
+template <class In, class T>
+std::size_t reduce_temp_bytes(const Kokkos::Cuda& space, std::int64_t n) {
+  const int sm_count = cached_sm_count(space);
+  const int grid = std::max(reduce_grid_size<typename ValueSource<In, T>::default_policy>(sm_count, n, sizeof(In)),
+                            reduce_grid_size<typename ProductSource<In, T>::default_policy>(sm_count, n, sizeof(In)));
+  return 16 + std::size_t(grid) * sizeof(T);  // partials of a reduce or a dot
+}
+
+template <class In, class T, class Op>
+void reduce(const Kokkos::Cuda& space, Input<In> x, std::int64_t n, Op op, T* result, void* temp) {
+  ValueSource<In, T> source{x, false, 0};
+  source.vectorized = detail::vector_head(x, n, source.head);
+  detail::launch_reduce(space, source, n, op, result, temp);
+}
+
+template <class In, class T>
+void dot(const Kokkos::Cuda& space, Input<In> x, Input<In> y, std::int64_t n, T* result, void* temp) {
+  ProductSource<In, T> source{x, y, false, 0};
+  std::int64_t head_y = 0;
+  // Vector loads need both inputs at the same distance from a 16-byte boundary.
+  source.vectorized =
+      detail::vector_head(x, n, source.head) && detail::vector_head(y, n, head_y) && head_y == source.head;
+  detail::launch_reduce(space, source, n, Sum{}, result, temp);
+}
+
+template <class T>
+std::size_t scan_temp_bytes(std::int64_t n) {
+  return scan_temp_bytes_for<T, default_scan_policy<T>>(n);
+}
+
+template <class In, class T, class Op>
+void scan(const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
+          T* total, void* temp) {
+  using policy = default_scan_policy<T>;
+  if (scan_tiles<policy>(n) > std::int64_t(0x7fffffff))
+    throw std::runtime_error("kprim (CUDA path): scan of more than 2^31 tiles");
+  check_launch(int(launch_scan<In, T, Op, policy>(space.cuda_stream(), in, out, n, exclusive, seed, op, total, temp)),
+               "scan kernel launch");
+}
+
+}  // namespace kprim::impl::cuda
