@@ -205,7 +205,7 @@ TEMPLATE_LIST_TEST_CASE("automatic with a tuning is refused where the hand-writt
   using Space = typename TestType::space;
   const Space space;
   const auto x = to_space(space, std::vector<double>(1000, 1.0), "x");
-  const kprim::Tuning tuning{.team_size = 64};
+  const kprim::Tuning tuning{.items_per_thread = 4};  // valid on every space
   if constexpr (runs_cuda_kernels_v<Space>) {
     REQUIRE_THROWS_WITH(kprim::reduce(space, x, kprim::Sum{}, {.tuning = tuning}),
                         Catch::Matchers::StartsWith("kprim::reduce: tuning applies to the portable kernels") &&

@@ -147,7 +147,9 @@ inline constexpr TileWordKind tile_word_kind_v =
 /// window instead of flag, fence, value). Up to 4-byte T: value in the low half of a 64-bit word;
 /// 8-byte T: a 16-byte pair moved with one vector access (as CUB's tile state does). Larger T
 /// cannot share one access with its flag: the value is stored, fenced, then the flag (and read
-/// in the opposite order), CUB's TileStatus for large types.
+/// in the opposite order), into one slot for the aggregate and one for the inclusive prefix (as
+/// CUB's tile state for large types; one shared slot would let a reader that saw AGGREGATE read
+/// the INCLUSIVE value being written over it, which the first GPU run of complex<double> scans hit).
 template <class T, TileWordKind Kind = tile_word_kind_v<T>>
 struct TileWord;
 
@@ -189,14 +191,18 @@ struct alignas(16) TileWord<T, TileWordKind::wide> {
 
 template <class T>
 struct alignas(16) TileWord<T, TileWordKind::split> {
+  // A tile publishes twice (aggregate, then inclusive prefix): each value has its own slot, written
+  // once before its flag, so a reader that saw a flag reads the value that flag announced.
   static constexpr int words = (sizeof(T) + 3) / 4;
-  unsigned value_words[words];
+  unsigned aggregate_words[words];
+  unsigned inclusive_words[words];
   unsigned flag;
   __device__ static void publish(TileWord* word, T value, unsigned flag) {
     unsigned bits[words] = {};
     __builtin_memcpy(bits, &value, sizeof(T));
+    unsigned* const slot = flag == tile_inclusive ? word->inclusive_words : word->aggregate_words;
 #pragma unroll
-    for (int w = 0; w < words; ++w) __stcg(word->value_words + w, bits[w]);
+    for (int w = 0; w < words; ++w) __stcg(slot + w, bits[w]);
     __threadfence();  // the value is visible device-wide before its flag
     asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(&word->flag), "r"(flag) : "memory");
   }
@@ -204,9 +210,10 @@ struct alignas(16) TileWord<T, TileWordKind::split> {
     asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(flag) : "l"(&word->flag) : "memory");
     if (flag == tile_empty) return;
     __threadfence();  // the flag was read before the value
+    const unsigned* const slot = flag == tile_inclusive ? word->inclusive_words : word->aggregate_words;
     unsigned bits[words];
 #pragma unroll
-    for (int w = 0; w < words; ++w) bits[w] = __ldcg(word->value_words + w);
+    for (int w = 0; w < words; ++w) bits[w] = __ldcg(slot + w);
     __builtin_memcpy(&value, bits, sizeof(T));
   }
 };
