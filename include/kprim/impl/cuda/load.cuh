@@ -147,7 +147,10 @@ struct WarpRuns {
 #pragma unroll
     for (int v = 0; v < Items / in_width; ++v) {
       const int index = (v * warp_size + lane) * in_width;
-      put(exchange + slot(index), load_vector(warp_data + index));
+      if constexpr (std::is_same_v<In, T>)  // the same-type loop exactly as tuned (ptxas keeps it spill-free)
+        store_vector(exchange + slot(index), load_vector(warp_data + index));
+      else
+        put(exchange + slot(index), converted<T>(load_vector(warp_data + index)));
     }
     __syncwarp();
   }
@@ -162,12 +165,24 @@ struct WarpRuns {
 #pragma unroll
     for (int v = 0; v < Items / in_width; ++v) {
       const int index = (v * warp_size + lane) * in_width;
-      if (index + in_width <= count) {
-        put(exchange + slot(index), load_vector(warp_data + index));
-      } else {
-        T* const to = exchange + slot(index);
+      if constexpr (std::is_same_v<In, T>) {
+        Vector16<T> part;
+        if (index + width <= count) {
+          part = load_vector(warp_data + index);
+        } else {
 #pragma unroll
-        for (int k = 0; k < in_width; ++k) to[k] = index + k < count ? T(warp_data[index + k]) : fill;
+          for (int k = 0; k < width; ++k) part.lane[k] = index + k < count ? warp_data[index + k] : fill;
+        }
+        store_vector(exchange + slot(index), part);
+      } else {
+        Lanes<T, in_width> part;
+        if (index + in_width <= count) {
+          part = converted<T>(load_vector(warp_data + index));
+        } else {
+#pragma unroll
+          for (int k = 0; k < in_width; ++k) part.lane[k] = index + k < count ? T(warp_data[index + k]) : fill;
+        }
+        put(exchange + slot(index), part);
       }
     }
     __syncwarp();
@@ -276,20 +291,19 @@ struct WarpRuns {
 
   /// Writes one input vector's elements, converted to T, at `to` (consecutive in one run): as
   /// 16-byte stores when they fill whole vectors of T, element by element otherwise.
-  template <class In>
-  __device__ __forceinline__ static void put(T* to, const Vector16<In>& loaded) {
-    constexpr int in_width = Vector16<In>::size;
-    if constexpr (in_width % width == 0) {
+  template <int InWidth>
+  __device__ __forceinline__ static void put(T* to, const Lanes<T, InWidth>& values) {
+    if constexpr (InWidth % width == 0) {
 #pragma unroll
-      for (int q = 0; q < in_width / width; ++q) {
+      for (int q = 0; q < InWidth / width; ++q) {
         Vector16<T> part;
 #pragma unroll
-        for (int k = 0; k < width; ++k) part.lane[k] = T(loaded.lane[q * width + k]);
+        for (int k = 0; k < width; ++k) part.lane[k] = values.lane[q * width + k];
         store_vector(to + q * width, part);
       }
     } else {
 #pragma unroll
-      for (int k = 0; k < in_width; ++k) to[k] = T(loaded.lane[k]);
+      for (int k = 0; k < InWidth; ++k) to[k] = values.lane[k];
     }
   }
 

@@ -28,18 +28,29 @@ inline constexpr bool shuffles_natively_v =
 template <class T>
 inline constexpr bool shuffles_v = shuffles_natively_v<T> || (std::is_trivially_copyable_v<T> && sizeof(T) <= 32);
 
-/// One warp shuffle of any `shuffles_v` type: `exchange(word)` is the __shfl_*_sync of one word.
-template <class T, class Exchange>
-__device__ __forceinline__ T shuffle_words(const T& value, const Exchange& exchange) {
+enum class ShuffleKind { down, up, index };
+
+/// One __shfl_*_sync of a 4- or 8-byte word (no lambdas here: a lambda the compiler does not
+/// inline puts the shuffle behind a call and its operands on the stack, 2-3% of a scan).
+template <ShuffleKind Kind, class Word>
+__device__ __forceinline__ Word shuffle_word(Word word, int arg, int width) {
+  if constexpr (Kind == ShuffleKind::down) return __shfl_down_sync(0xffffffffu, word, unsigned(arg), width);
+  else if constexpr (Kind == ShuffleKind::up) return __shfl_up_sync(0xffffffffu, word, unsigned(arg), width);
+  else return __shfl_sync(0xffffffffu, word, arg, width);
+}
+
+/// One warp shuffle of any `shuffles_v` type, as 4-byte words when it is not a native one.
+template <ShuffleKind Kind, class T>
+__device__ __forceinline__ T shuffle(const T& value, int arg, int width) {
   if constexpr (shuffles_natively_v<T>) {
-    return exchange(value);
+    return shuffle_word<Kind>(value, arg, width);
   } else {
     static_assert(shuffles_v<T>, "kprim: this type moves through shared memory, not shuffles");
     constexpr int words = (sizeof(T) + 3) / 4;
     unsigned bits[words] = {};
     __builtin_memcpy(bits, &value, sizeof(T));
 #pragma unroll
-    for (int w = 0; w < words; ++w) bits[w] = exchange(bits[w]);
+    for (int w = 0; w < words; ++w) bits[w] = shuffle_word<Kind>(bits[w], arg, width);
     T result;
     __builtin_memcpy(&result, bits, sizeof(T));
     return result;
@@ -47,16 +58,16 @@ __device__ __forceinline__ T shuffle_words(const T& value, const Exchange& excha
 }
 
 template <class T>
-__device__ __forceinline__ T shuffle_down(const T& value, unsigned offset, int width = 32) {
-  return shuffle_words(value, [&](auto word) { return __shfl_down_sync(0xffffffffu, word, offset, width); });
+__device__ __forceinline__ T shuffle_down(const T& value, int offset, int width = 32) {
+  return shuffle<ShuffleKind::down>(value, offset, width);
 }
 template <class T>
-__device__ __forceinline__ T shuffle_up(const T& value, unsigned offset, int width = 32) {
-  return shuffle_words(value, [&](auto word) { return __shfl_up_sync(0xffffffffu, word, offset, width); });
+__device__ __forceinline__ T shuffle_up(const T& value, int offset, int width = 32) {
+  return shuffle<ShuffleKind::up>(value, offset, width);
 }
 template <class T>
 __device__ __forceinline__ T shuffle_index(const T& value, int source_lane, int width = 32) {
-  return shuffle_words(value, [&](auto word) { return __shfl_sync(0xffffffffu, word, source_lane, width); });
+  return shuffle<ShuffleKind::index>(value, source_lane, width);
 }
 
 /// Lane of the calling thread within its warp (threads are numbered x fastest, then y, z).
