@@ -40,6 +40,22 @@ struct PlainAdd {
 
 using Complex = Kokkos::complex<double>;
 
+/// Five running sums at once: a 40-byte accumulator, past what shuffles move (the CUDA reduce's
+/// shared-memory warp steps; its scans run the portable kernels: over 16 bytes).
+struct Sums5 {
+  std::int64_t v[5];
+  bool operator==(const Sums5&) const = default;
+};
+struct AddSums5 {
+  static constexpr bool is_commutative = true;
+  KOKKOS_FUNCTION Sums5 operator()(const Sums5& a, const Sums5& b) const {
+    Sums5 r;
+    for (int k = 0; k < 5; ++k) r.v[k] = a.v[k] + b.v[k];
+    return r;
+  }
+  KOKKOS_FUNCTION Sums5 identity() const { return {{0, 0, 0, 0, 0}}; }
+};
+
 /// One shape of call: input element In, accumulator T, op, and whether the input is strided.
 template <class In, class T, class Op, bool Strided = false>
 struct Shape {
@@ -54,6 +70,7 @@ using UserOpFloat = Shape<float, float, PlainAdd>;
 using StructOp = Shape<Mat2, Mat2, MatProduct>;
 using ComplexSum = Shape<Complex, Complex, kprim::Sum>;
 using StridedWidenInt = Shape<std::int32_t, std::int64_t, kprim::Sum, true>;
+using WideStruct = Shape<Sums5, Sums5, AddSums5>;
 
 template <class S>
 std::string shape_name() {
@@ -62,6 +79,7 @@ std::string shape_name() {
   else if constexpr (std::is_same_v<S, UserOpFloat>) return "float, user op a + b";
   else if constexpr (std::is_same_v<S, StructOp>) return "2x2 matrix product";
   else if constexpr (std::is_same_v<S, ComplexSum>) return "complex<double> Sum";
+  else if constexpr (std::is_same_v<S, WideStruct>) return "40-byte struct sums";
   else return "strided int32 -> int64 Sum";
 }
 
@@ -83,7 +101,7 @@ struct fast_cases<std::tuple<Spaces...>, Shapes> {
   using type = tuple_cat_t<typename cases_for_space<Spaces, Shapes>::type...>;
 };
 using FastCases = typename fast_cases<
-    Spaces, std::tuple<WidenInt, WidenFloat, UserOpFloat, StructOp, ComplexSum, StridedWidenInt>>::type;
+    Spaces, std::tuple<WidenInt, WidenFloat, UserOpFloat, StructOp, ComplexSum, StridedWidenInt, WideStruct>>::type;
 
 /// Exact data: integers small enough that every sum and product of the test is exact in T.
 template <class In>
@@ -94,6 +112,7 @@ std::vector<In> shape_input(std::int64_t n, std::uint64_t seed) {
     if constexpr (std::is_same_v<In, std::int32_t>) x = std::int32_t(rng() % (std::uint64_t(1) << 30));  // sums need int64
     else if constexpr (std::is_same_v<In, float>) x = float(rng() % 2);  // float sums of 4M stay exact
     else if constexpr (std::is_same_v<In, Mat2>) x = {std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng())};
+    else if constexpr (std::is_same_v<In, Sums5>) x = {{std::int64_t(rng() % 100), 1, std::int64_t(rng() % 7), -2, 3}};
     else x = Complex(double(rng() % 1000), -double(rng() % 1000));
   }
   return v;
@@ -175,15 +194,16 @@ TEMPLATE_LIST_TEST_CASE("application calls (wider accumulator, user op and type,
     // offsets, the total written to the last one.
     Kokkos::View<T*, Memory> offsets("offsets", n + 1);
     const auto first_n = Kokkos::subview(offsets, Kokkos::pair<std::int64_t, std::int64_t>(0, n));
+    constexpr bool cuda_scan = sizeof(T) <= 16 && 16 % sizeof(T) == 0;  // scans: accumulators of 1-16 bytes
     kprim::exclusive_scan(space, x, first_n, identity, Kokkos::subview(offsets, n), op);
-    require_path<Space>("kprim::exclusive_scan");
+    require_path<Space, cuda_scan>("kprim::exclusive_scan");
     std::vector<T> expected_offsets = exclusive;
     expected_offsets.push_back(running);
     REQUIRE(to_host(offsets) == expected_offsets);
 
     Kokkos::View<T*, Memory> out("out", n);
     kprim::inclusive_scan(space, x, out, op);
-    require_path<Space>("kprim::inclusive_scan");
+    require_path<Space, cuda_scan>("kprim::inclusive_scan");
     REQUIRE(to_host(out) == inclusive);
 
     if constexpr (std::is_same_v<Op, kprim::Sum> && !std::is_same_v<In, Complex>) {
