@@ -52,6 +52,7 @@ template <class In, class T>
 struct ValueSource {
   using default_policy = ReducePolicy<512, 4, 4>;
   static constexpr int width = vector_width_v<In>;
+  static constexpr bool can_vectorize = vectorizable_v<In>;  // else only the scalar loop is compiled
   Input<In> x;
   bool vectorized;       // stride 1 and aligned after the head
   std::int64_t head;     // scalar elements before the first 16-byte boundary
@@ -65,6 +66,7 @@ template <class In, class T>
 struct ProductSource {
   using default_policy = ReducePolicy<256, 4, 8>;
   static constexpr int width = vector_width_v<In>;
+  static constexpr bool can_vectorize = vectorizable_v<In>;
   Input<In> x, y;
   bool vectorized;  // both contiguous with the same misalignment
   std::int64_t head;
@@ -95,6 +97,7 @@ __global__ void __launch_bounds__(Policy::block_size)
   for (int k = 0; k < width; ++k) acc[k] = identity;
 
   std::int64_t scalar_begin = 0, scalar_end = n;  // the part not covered by vectors
+  if constexpr (Source::can_vectorize) {
   if (source.vectorized) {
     const std::int64_t vectors = (n - source.head) / width;
     // This thread's vectors: v, v + step, ... below end.
@@ -123,6 +126,7 @@ __global__ void __launch_bounds__(Policy::block_size)
     scalar_end = source.head;  // head [0, head) and tail [head + vectors * width, n)
     const std::int64_t tail_begin = source.head + vectors * width;
     for (std::int64_t i = tail_begin + thread; i < n; i += threads) acc[0] = op(acc[0], source.scalar(i));
+  }
   }
   for (std::int64_t i = scalar_begin + thread; i < scalar_end; i += threads) acc[1 % width] = op(acc[1 % width], source.scalar(i));
 
