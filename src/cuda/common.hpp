@@ -35,8 +35,5 @@ inline int sm_count(const Kokkos::Cuda& space) {
   return count;
 }
 
-/// Rounds a byte offset up to 16 so every temporary array starts vector-aligned.
-constexpr std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
-
 }  // namespace kprim::impl::cuda
 
