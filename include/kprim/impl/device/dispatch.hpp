@@ -80,14 +80,20 @@ void refuse_cuda_tuning(const char* function, const Tuning& tuning, Algorithm po
 
 /// A Kokkos Tools region named after the call and the path it took ("kprim::reduce [cuda]"), so
 /// profilers and tests can tell which kernels ran.
+/// Without a tool attached it costs one flag test (no name is built).
 class PathRegion {
  public:
-  PathRegion(const char* function, const char* path) {
-    Kokkos::Profiling::pushRegion(std::string(function) + " [" + path + "]");
+  PathRegion(const char* function, const char* path) : active_(Kokkos::Profiling::profileLibraryLoaded()) {
+    if (active_) Kokkos::Profiling::pushRegion(std::string(function) + " [" + path + "]");
   }
-  ~PathRegion() { Kokkos::Profiling::popRegion(); }
+  ~PathRegion() {
+    if (active_) Kokkos::Profiling::popRegion();
+  }
   PathRegion(const PathRegion&) = delete;
   PathRegion& operator=(const PathRegion&) = delete;
+
+ private:
+  bool active_;
 };
 
 /// True when every order of operations gives the same bits: integers (wrapping) with the
