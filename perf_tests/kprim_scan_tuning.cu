@@ -97,7 +97,7 @@ void run_type(const char* type, const std::vector<int>& log2s, int reps, int max
             void* temp = nullptr;
             check(cudaMalloc(&temp, std::max<std::size_t>(temp_bytes, 16)), "cudaMalloc temp");
             const double us = median_us(reps, start, stop, [&] {
-              check(kprim::impl::cuda::launch_scan<T, T, kprim::Sum, Policy>(nullptr, Input<T>{in, 1}, Output<T>{out, 1}, n,
+              check(kprim::impl::cuda::launch_scan<T, kprim::Sum, Policy>(nullptr, Input<T>{in, 1}, Output<T>{out, 1}, n,
                                                                           false, T(0), kprim::Sum{}, total, temp),
                     "launch_scan");
             });

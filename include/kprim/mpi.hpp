@@ -155,11 +155,11 @@ void distributed_scan(const char* function, MPI_Comm comm, const Space& space, c
   const bool bitwise_inclusive = !exclusive && options.determinism == Determinism::bitwise &&
                                  !impl::detail::exact_in_any_order<T, Op>();
   if (!bitwise_inclusive) {
-    impl::checked_scan(function, space, in, out, exclusive, exclusive ? T(op(init, lower)) : lower, op, options,
-                       impl::NoTotal{});
+    const T seed = exclusive ? T(op(init, lower)) : lower;
+    impl::checked_scan(function, space, in, out, exclusive, &seed, op, options, impl::NoTotal{});
     return;
   }
-  impl::checked_scan(function, space, in, out, false, identity_of<T>(op), op, options, impl::NoTotal{});
+  impl::checked_scan(function, space, in, out, false, nullptr, op, options, impl::NoTotal{});
   int rank = 0;
   impl::mpi::check_mpi(function, "MPI_Comm_rank", MPI_Comm_rank(comm, &rank));
   if (rank > 0 && out.extent(0) > 0)

@@ -2,9 +2,10 @@
 /// @file
 /// Binary operations for kprim's reduce and scan, and the traits that describe them.
 ///
-/// An operation is any copyable functor with an associative `operator()(a, b)` and an
-/// identity element: either a member `identity()` returning the value type, or (for ops that
-/// work on many types, like the built-in ones) a member template `identity<T>()`.
+/// An operation is any copyable functor or lambda with an associative `operator()(a, b)`. It may
+/// name its identity element: a member `identity()` returning the value type, or (for ops that
+/// work on many types, like the built-in ones) a member template `identity<T>()`. Without one,
+/// kprim needs an init value or a non-empty range, as `std::reduce` does.
 /// An op may declare `static constexpr bool is_commutative = true;` to allow kprim to
 /// combine elements out of order (faster on some spaces). Without it kprim keeps the
 /// left-to-right order of the input, so associative but non-commutative ops are exact.
@@ -78,14 +79,23 @@ struct Max {
   }
 };
 
-/// True when Op is a usable kprim operation on values of type T.
+/// True when Op combines two values of type T: a copyable functor or lambda with an associative
+/// `op(a, b)`. Such an op is enough wherever the answer is defined without an identity (a
+/// non-empty range, or an init value, as `std::reduce`).
 template <class Op, class T>
-concept Operation = std::copy_constructible<Op> &&
-    requires(const Op& op, const T& a, const T& b) {
-      { op(a, b) } -> std::convertible_to<T>;
-    } &&
-    (requires(const Op& op) { { op.template identity<T>() } -> std::convertible_to<T>; } ||
-     requires(const Op& op) { { op.identity() } -> std::convertible_to<T>; });
+concept BinaryOperation = std::copy_constructible<Op> && requires(const Op& op, const T& a, const T& b) {
+  { op(a, b) } -> std::convertible_to<T>;
+};
+
+/// True when Op also names its identity element for T: a member `identity()`, or a member
+/// template `identity<T>()` (the built-in ops).
+template <class Op, class T>
+concept HasIdentity = requires(const Op& op) { { op.template identity<T>() } -> std::convertible_to<T>; } ||
+                      requires(const Op& op) { { op.identity() } -> std::convertible_to<T>; };
+
+/// True when Op is a kprim operation with an identity on values of type T.
+template <class Op, class T>
+concept Operation = BinaryOperation<Op, T> && HasIdentity<Op, T>;
 
 /// The identity element of `op` for values of type T.
 template <class T, class Op>

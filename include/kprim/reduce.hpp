@@ -4,6 +4,7 @@
 
 #include <kprim/impl/concepts.hpp>
 #include <kprim/impl/device/dispatch.hpp>
+#include <kprim/impl/device/reduce_value.hpp>
 #include <kprim/impl/device/result_slot.hpp>
 #include <kprim/impl/validate.hpp>
 #include <kprim/ops.hpp>
@@ -26,7 +27,9 @@ void reduce(const Space& space, const View& x, const Result& result, const Op& o
   static_assert(View::rank() == 1, "kprim::reduce: the input must be a rank-1 View");
   static_assert(Result::rank() == 0, "kprim::reduce: the result must be a rank-0 View");
   static_assert(!std::is_const_v<typename Result::value_type>, "kprim::reduce: the result View must not be const");
-  static_assert(Operation<Op, T>, "kprim::reduce: op must provide identity() and operator()(T, T) -> T");
+  static_assert(BinaryOperation<Op, T>, "kprim::reduce: op must provide operator()(T, T) -> T");
+  static_assert(HasIdentity<Op, T>, "kprim::reduce: a result View needs an op with identity() (an empty input must "
+                                    "have a value); the overloads that return the value take any op");
   constexpr const char* function = "kprim::reduce";
   impl::check_initialized(function);
   impl::check_view<Space>(function, "input", x);
@@ -34,14 +37,27 @@ void reduce(const Space& space, const View& x, const Result& result, const Op& o
   impl::run_reduce(function, space, std::int64_t(x.extent(0)), x, op, result, options);
 }
 
+namespace impl {
+template <class T, class Space, class View, class Op>
+T reduce_checked(const Space& space, const View& x, const Op& op, const ReduceOptions& options, const T* init) {
+  static_assert(View::rank() == 1, "kprim::reduce: the input must be a rank-1 View");
+  static_assert(BinaryOperation<Op, T>, "kprim::reduce: op must provide operator()(T, T) -> T");
+  constexpr const char* function = "kprim::reduce";
+  check_initialized(function);
+  check_view<Space>(function, "input", x);
+  return reduce_value<T>(function, space, std::int64_t(x.extent(0)), x, op, options, init);
+}
+}  // namespace impl
+
 /// Reduces `x` with `op` and returns the value on the host (blocks until it is there). On a GPU
 /// the last kernel writes the value straight into pinned host memory (no device-to-host copy),
-/// the lowest-latency way to get a scalar back; the View overload above never blocks.
+/// the lowest-latency way to get a scalar back; the View overload above never blocks. An op
+/// without identity() (a lambda `a + b`) is fine when `x` is not empty.
+/// @throws kprim::invalid_argument as above, and for an empty `x` with an op without identity().
 template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
 [[nodiscard]] typename View::non_const_value_type reduce(const Space& space, const View& x, const Op& op = {},
                                                          const ReduceOptions& options = {}) {
-  return impl::value_on_host<typename View::non_const_value_type>(
-      "kprim::reduce", space, [&](const auto& result) { kprim::reduce(space, x, result, op, options); });
+  return impl::reduce_checked<typename View::non_const_value_type>(space, x, op, options, nullptr);
 }
 
 /// Reduces `x` with `op` in the accumulator type Acc and returns the value on the host: each
@@ -51,8 +67,25 @@ template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = 
 template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
   requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
 [[nodiscard]] Acc reduce(const Space& space, const View& x, const Op& op = {}, const ReduceOptions& options = {}) {
-  return impl::value_on_host<Acc>("kprim::reduce", space,
-                                  [&](const auto& result) { kprim::reduce(space, x, result, op, options); });
+  return impl::reduce_checked<Acc>(space, x, op, options, nullptr);
+}
+
+/// As std::reduce(first, last, init, op): op(init, x(0), ..., x(n-1)) in the type of `init`,
+/// returned on the host. `op` may be any associative functor or lambda, with or without
+/// identity(); an empty `x` gives `init`. Ops that do not declare `is_commutative` keep this
+/// order; e.g. `kprim::reduce(space, x, 0.0, KOKKOS_LAMBDA(double a, double b) { return a + b; })`.
+template <impl::ExecutionSpace Space, impl::AnyView View, class Init, impl::OpArgument Op>
+  requires(impl::OpArgument<Init> && BinaryOperation<Op, Init>)
+[[nodiscard]] Init reduce(const Space& space, const View& x, const Init& init, const Op& op,
+                          const ReduceOptions& options = {}) {
+  return impl::reduce_checked<Init>(space, x, op, options, &init);
+}
+
+/// As above, on the View's default execution space instance.
+template <impl::AnyView View, class Init, impl::OpArgument Op>
+  requires(impl::OpArgument<Init> && BinaryOperation<Op, Init>)
+[[nodiscard]] Init reduce(const View& x, const Init& init, const Op& op, const ReduceOptions& options = {}) {
+  return kprim::reduce(impl::default_instance<View>("kprim::reduce"), x, init, op, options);
 }
 
 /// As above, on the View's default execution space instance.

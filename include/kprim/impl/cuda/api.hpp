@@ -21,15 +21,23 @@ namespace kprim::impl::cuda {
 /// Element i of an input is data[i * stride] (stride 1 takes the vector-load paths).
 template <class T>
 struct Input {
+  using element_type = T;
   const T* data;
   std::int64_t stride;
+  KOKKOS_INLINE_FUNCTION T operator()(std::int64_t i) const { return data[i * stride]; }
 };
+
+template <class S>
+inline constexpr bool is_input_v = false;
+template <class T>
+inline constexpr bool is_input_v<Input<T>> = true;
 
 /// Element i of an output is data[i * stride].
 template <class T>
 struct Output {
   T* data;
   std::int64_t stride;
+  KOKKOS_INLINE_FUNCTION void put(std::int64_t i, const T& value) const { data[i * stride] = value; }
 };
 
 /// Temporary bytes reduce() and dot() need for n elements of In accumulated in T on `space`.
@@ -55,6 +63,22 @@ std::size_t scan_temp_bytes(std::int64_t n);
 template <class In, class T, class Op>
 void scan(const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
           T* total, void* temp);
+
+/// Temporary bytes transform_reduce() needs for n elements accumulated in T.
+template <class T>
+std::size_t transform_reduce_temp_bytes(const Kokkos::Cuda& space, std::int64_t n);
+
+/// op over source(0 .. n) (any device-callable functor returning T) into *result (device
+/// memory); temp holds transform_reduce_temp_bytes<T>(space, n) bytes. Instantiated where the
+/// call is compiled (a lambda has no precompiled form).
+template <class T, class Op, class Source>
+void transform_reduce(const Kokkos::Cuda& space, const Source& source, std::int64_t n, Op op, T* result, void* temp);
+
+/// The single-pass scan from any source (source(i) converts to T: an Input or a functor) into
+/// any sink (sink.put(i, value): an Output, or a callback); temp as for scan().
+template <class T, class Op, class Source, class Sink>
+void scan_indexed(const Kokkos::Cuda& space, const Source& source, const Sink& sink, std::int64_t n, bool exclusive,
+                  T seed, Op op, T* total, void* temp);
 
 /// Temporary bytes the Determinism::bitwise paths need for n elements of `value_size` bytes.
 std::size_t bitwise_temp_bytes(std::int64_t n, std::size_t value_size);

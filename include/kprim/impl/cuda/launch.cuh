@@ -34,8 +34,7 @@ template <class T, class Op, class Source>
 void launch_reduce(const Kokkos::Cuda& space, const Source& source, std::int64_t n, const Op& op, T* result,
                    void* temp) {
   using Policy = typename Source::default_policy;
-  constexpr std::size_t input_size = sizeof(*source.x.data);
-  const int grid = reduce_grid_size<Policy>(cached_sm_count(space), n, input_size);
+  const int grid = reduce_grid_size<Policy>(cached_sm_count(space), n, 16 / Source::width);
   T* const partials = reinterpret_cast<T*>(static_cast<unsigned char*>(temp) + 16);
   unsigned* const ticket = grid > 1 ? reduce_ticket(space) : nullptr;
   reduce_kernel<T, Op, Source, Policy><<<grid, Policy::block_size, 0, space.cuda_stream()>>>(source, n, op, partials,
@@ -70,6 +69,17 @@ void dot(const Kokkos::Cuda& space, Input<In> x, Input<In> y, std::int64_t n, T*
 }
 
 template <class T>
+std::size_t transform_reduce_temp_bytes(const Kokkos::Cuda& space, std::int64_t n) {
+  using Policy = typename FunctorSource<Input<T>, T>::default_policy;
+  return 16 + std::size_t(reduce_grid_size<Policy>(cached_sm_count(space), n, 16)) * sizeof(T);
+}
+
+template <class T, class Op, class Source>
+void transform_reduce(const Kokkos::Cuda& space, const Source& source, std::int64_t n, Op op, T* result, void* temp) {
+  detail::launch_reduce(space, FunctorSource<Source, T>{source}, n, op, result, temp);
+}
+
+template <class T>
 std::size_t scan_temp_bytes(std::int64_t n) {
   return scan_temp_bytes_for<T, default_scan_policy<T>>(n);
 }
@@ -80,7 +90,17 @@ void scan(const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n
   using policy = default_scan_policy<T>;
   if (scan_tiles<policy>(n) > std::int64_t(0x7fffffff))
     throw std::runtime_error("kprim (CUDA path): scan of more than 2^31 tiles");
-  check_launch(int(launch_scan<In, T, Op, policy>(space.cuda_stream(), in, out, n, exclusive, seed, op, total, temp)),
+  check_launch(int(launch_scan<T, Op, policy>(space.cuda_stream(), in, out, n, exclusive, seed, op, total, temp)),
+               "scan kernel launch");
+}
+
+template <class T, class Op, class Source, class Sink>
+void scan_indexed(const Kokkos::Cuda& space, const Source& source, const Sink& sink, std::int64_t n, bool exclusive,
+                  T seed, Op op, T* total, void* temp) {
+  using policy = default_scan_policy<T>;
+  if (scan_tiles<policy>(n) > std::int64_t(0x7fffffff))
+    throw std::runtime_error("kprim (CUDA path): scan of more than 2^31 tiles");
+  check_launch(int(launch_scan<T, Op, policy>(space.cuda_stream(), source, sink, n, exclusive, seed, op, total, temp)),
                "scan kernel launch");
 }
 

@@ -307,6 +307,42 @@ struct WarpRuns {
     }
   }
 
+  /// stage() from any source: element warp_first + index is read(warp_first + index) for
+  /// index < 32 * Items, `fill` past n. Lane l reads indices l, l + 32, ... (each warp read is
+  /// contiguous in i: coalesced for a View, and in the order a lambda's own loads coalesce), eight
+  /// reads in flight before they are stored.
+  template <class Read>
+  __device__ __forceinline__ static void stage_indexed(const Read& read, std::int64_t warp_first, std::int64_t n,
+                                                       const T& fill, T* exchange, int lane) {
+    constexpr int batch = Items % 8 == 0 ? 8 : 1;
+#pragma unroll
+    for (int k = 0; k < Items; k += batch) {
+      T values[batch];
+#pragma unroll
+      for (int b = 0; b < batch; ++b) {
+        const std::int64_t i = warp_first + (k + b) * warp_size + lane;
+        values[b] = i < n ? T(read(i)) : fill;
+      }
+#pragma unroll
+      for (int b = 0; b < batch; ++b) exchange[slot((k + b) * warp_size + lane)] = values[b];
+    }
+    __syncwarp();
+  }
+
+  /// unstage() into any sink: write(warp_first + index, transform(x)) for the indices below n,
+  /// lane l taking indices l, l + 32, ...
+  template <class Write, class Transform = Identity>
+  __device__ __forceinline__ static void unstage_indexed(const Write& write, std::int64_t warp_first, std::int64_t n,
+                                                         const T* exchange, int lane,
+                                                         const Transform& transform = Transform{}) {
+    __syncwarp();
+#pragma unroll 8
+    for (int k = 0; k < Items; ++k) {
+      const int index = k * warp_size + lane;
+      if (warp_first + index < n) write(warp_first + index, transform(exchange[slot(index)]));
+    }
+  }
+
   /// The lane's run in the exchange (for element-wise staging of partial tiles).
   __device__ __forceinline__ static T* run_of(T* exchange, int lane) { return exchange + lane * stride; }
 

@@ -80,6 +80,27 @@ struct ProductSource {
   }
 };
 
+/// Any device-callable functor, element i = T(f(i)): a transform reduce's lambda. Nothing to
+/// vectorize, so each thread keeps `scalar_batch` reads in flight per step instead.
+template <class F, class T>
+struct FunctorSource {
+  using default_policy = ReducePolicy<512, 4, 4>;
+  static constexpr int width = 1;
+  static constexpr bool can_vectorize = false;
+  static constexpr int scalar_batch = 8;
+  F f;
+  bool vectorized = false;
+  std::int64_t head = 0;
+  __device__ T scalar(std::int64_t i) const { return T(f(i)); }
+  __device__ Lanes<T, 1> vector(std::int64_t) const { return {}; }
+};
+
+template <class Source>
+inline constexpr int scalar_batch_v = [] {
+  if constexpr (requires { Source::scalar_batch; }) return int(Source::scalar_batch);
+  else return 1;
+}();
+
 template <class T, class Op, class Source, class Policy = typename Source::default_policy>
 __global__ void __launch_bounds__(Policy::block_size)
     reduce_kernel(Source source, std::int64_t n, Op op, T* partials, unsigned* ticket, T* result) {
@@ -128,7 +149,18 @@ __global__ void __launch_bounds__(Policy::block_size)
     for (std::int64_t i = tail_begin + thread; i < n; i += threads) acc[0] = op(acc[0], source.scalar(i));
   }
   }
-  for (std::int64_t i = scalar_begin + thread; i < scalar_end; i += threads) acc[1 % width] = op(acc[1 % width], source.scalar(i));
+  std::int64_t i = scalar_begin + thread;
+  if constexpr (scalar_batch_v<Source> > 1) {
+    constexpr int batch = scalar_batch_v<Source>;
+    for (; i + (batch - 1) * threads < scalar_end; i += batch * threads) {
+      T loaded[batch];
+#pragma unroll
+      for (int j = 0; j < batch; ++j) loaded[j] = source.scalar(i + j * threads);
+#pragma unroll
+      for (int j = 0; j < batch; ++j) acc[0] = op(acc[0], loaded[j]);
+    }
+  }
+  for (; i < scalar_end; i += threads) acc[1 % width] = op(acc[1 % width], source.scalar(i));
 
   T value = acc[0];
 #pragma unroll

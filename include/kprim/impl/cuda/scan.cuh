@@ -245,18 +245,21 @@ __device__ T look_back(const TileWord<T>* words, std::int64_t tile, const Op& op
   }
 }
 
-/// Scans in (elements of In, converted to the accumulator T as they are loaded) into out. Full
-/// tiles of a vectorized scan (both Views contiguous and 16-byte aligned) move in 16-byte vectors.
-template <class In, class T, class Op, class Policy, bool Vectorized>
+/// Scans source (element i converted to the accumulator T as it is loaded: an Input of any
+/// element type, or a functor) into sink (sink.put(i, value): an Output, or a callback). With
+/// VectorIn / VectorOut (an Input / Output, contiguous and 16-byte aligned) the tiles move in
+/// 16-byte vectors; otherwise each warp reads and writes its elements in index order, 32
+/// consecutive indices per instruction.
+template <class T, class Op, class Policy, class Source, class Sink, bool VectorIn, bool VectorOut>
 __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
-    scan_kernel(Input<In> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op, T* total,
-                TileWord<T>* words, unsigned* tile_counter) {
+    scan_kernel(Source in, Sink out, std::int64_t n, bool exclusive, T seed, Op op, T* total, TileWord<T>* words,
+                unsigned* tile_counter) {
   constexpr int scan_block_size = Policy::block_size;
   constexpr int items = Policy::items;
   constexpr std::int64_t tile_size = Policy::tile_size;
   static_assert(items % Vector16<T>::size == 0, "kprim: scan items per thread must fill whole 16-byte vectors");
-  static_assert(Policy::runs_in_shared || std::is_same_v<In, T>,
-                "kprim: runs held in registers are a tuning candidate for In = T only");
+  static_assert(Policy::runs_in_shared || (std::is_same_v<Source, Input<T>> && std::is_same_v<Sink, Output<T>>),
+                "kprim: runs held in registers are a tuning candidate for T -> T Views only");
   __shared__ BlockStorage<T, scan_block_size> storage;
   using runs = WarpRuns<T, items>;
   __shared__ Slots<T, (scan_block_size / warp_size) * runs::elements> exchange_storage;
@@ -286,24 +289,22 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   constexpr int chains = Policy::chains;
   [[maybe_unused]] T sub_totals[chains];
   if constexpr (in_shared) {
-    if (Vectorized && full_tile) {
-      runs::stage(in.data + warp_first, exchange, lane);
-    } else if (Vectorized) {  // the last tile: coalesced vectors up to n
-      runs::stage_partial(in.data + warp_first, n - warp_first, identity, exchange, lane);
+    if constexpr (VectorIn) {
+      if (full_tile) runs::stage(in.data + warp_first, exchange, lane);
+      else runs::stage_partial(in.data + warp_first, n - warp_first, identity, exchange, lane);  // the last tile
     } else {
-      T* const run = runs::run_of(exchange, lane);
-      for (int k = 0; k < items; ++k) run[k] = first + k < n ? T(in.data[(first + k) * in.stride]) : identity;
+      runs::stage_indexed(in, warp_first, n, identity, exchange, lane);
     }
     runs::fold(exchange, lane, op, sub_totals);
     thread_total = sub_totals[0];
 #pragma unroll
     for (int c = 1; c < chains; ++c) thread_total = op(thread_total, sub_totals[c]);
   } else {
-    if (Vectorized && full_tile) {
+    if (VectorIn && full_tile) {
       runs::load(in.data + warp_first, values, exchange, lane);
     } else {
 #pragma unroll
-      for (int k = 0; k < items; ++k) values[k] = first + k < n ? in.data[(first + k) * in.stride] : identity;
+      for (int k = 0; k < items; ++k) values[k] = first + k < n ? T(in(first + k)) : identity;
     }
     thread_total = values[0];
 #pragma unroll
@@ -343,14 +344,11 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
       if constexpr (early) return op(tile_prefix, x);
       else return x;
     };
-    if (Vectorized && full_tile) {
-      runs::unstage(out.data + warp_first, exchange, lane, stored);
-    } else if (Vectorized) {
-      runs::unstage_partial(out.data + warp_first, n - warp_first, exchange, lane, stored);
+    if constexpr (VectorOut) {
+      if (full_tile) runs::unstage(out.data + warp_first, exchange, lane, stored);
+      else runs::unstage_partial(out.data + warp_first, n - warp_first, exchange, lane, stored);
     } else {
-      const T* const run = runs::run_of(exchange, lane);
-      for (int k = 0; k < items; ++k)
-        if (first + k < n) out.data[(first + k) * out.stride] = stored(run[k]);
+      runs::unstage_indexed([&](std::int64_t i, const T& x) { out.put(i, x); }, warp_first, n, exchange, lane, stored);
     }
   } else {
     const T running = op(tile_prefix, thread_prefix);
@@ -366,12 +364,12 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
         values[k] = carry;
       }
     }
-    if (Vectorized && full_tile) {
+    if (VectorOut && full_tile) {
       runs::store(out.data + warp_first, values, exchange, lane);
     } else {
 #pragma unroll
       for (int k = 0; k < items; ++k)
-        if (first + k < n) out.data[(first + k) * out.stride] = values[k];
+        if (first + k < n) out.put(first + k, values[k]);
     }
   }
   if (total != nullptr && tile == gridDim.x - 1 && threadIdx.x == 0) *total = op(tile_prefix, aggregate);
@@ -391,11 +389,13 @@ constexpr std::size_t scan_temp_bytes_for(std::int64_t n) {
   return tiles == 1 ? 0 : 16 + std::size_t(tiles) * sizeof(TileWord<T>);
 }
 
-/// Enqueues a `Policy` scan on `stream`; `temp` holds scan_temp_bytes_for<T, Policy>(n) bytes of
-/// device memory (zeroed here). Returns the launch's error code.
-template <class In, class T, class Op, class Policy>
-cudaError_t launch_scan(cudaStream_t stream, Input<In> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
-                        T* total, void* temp) {
+/// Enqueues a `Policy` scan of source into sink on `stream`; `temp` holds
+/// scan_temp_bytes_for<T, Policy>(n) bytes of device memory (zeroed here). Returns the launch's
+/// error code. Vector loads and stores are compiled only for Input / Output of whole 16-byte
+/// vectors (an Input of In needs whole input vectors in each lane's run of `items`).
+template <class T, class Op, class Policy, class Source, class Sink>
+cudaError_t launch_scan(cudaStream_t stream, const Source& in, const Sink& out, std::int64_t n, bool exclusive, T seed,
+                        Op op, T* total, void* temp) {
   const std::int64_t tiles = scan_tiles<Policy>(n);
   TileWord<T>* words = nullptr;
   unsigned* counter = nullptr;
@@ -405,19 +405,28 @@ cudaError_t launch_scan(cudaStream_t stream, Input<In> in, Output<T> out, std::i
     words = reinterpret_cast<TileWord<T>*>(bytes + 16);
     if (const cudaError_t error = cudaMemsetAsync(bytes, 0, scan_temp_bytes_for<T, Policy>(n), stream)) return error;
   }
-  // Vector loads of In need whole input vectors in each lane's run of `items`.
-  constexpr bool can_vectorize = vectorizable_v<In> && Policy::items % vector_width_v<In> == 0;
-  const bool vectorized = in.stride == 1 && out.stride == 1 && is_aligned16(in.data) && is_aligned16(out.data);
-  if constexpr (can_vectorize) {
-    if (vectorized) {
-      scan_kernel<In, T, Op, Policy, true><<<unsigned(tiles), Policy::block_size, 0, stream>>>(
-          in, out, n, exclusive, seed, op, total, words, counter);
-      return cudaGetLastError();
+  const auto launch = [&](auto vector_in, auto vector_out) {
+    scan_kernel<T, Op, Policy, Source, Sink, decltype(vector_in)::value, decltype(vector_out)::value>
+        <<<unsigned(tiles), Policy::block_size, 0, stream>>>(in, out, n, exclusive, seed, op, total, words, counter);
+    return cudaGetLastError();
+  };
+  using yes = std::true_type;
+  using no = std::false_type;
+  constexpr bool out_vectors = std::is_same_v<Sink, Output<T>>;
+  if constexpr (is_input_v<Source>) {
+    using In = typename Source::element_type;
+    constexpr bool in_vectors = vectorizable_v<In> && Policy::items % vector_width_v<In> == 0;
+    if constexpr (in_vectors && out_vectors) {
+      // Both sides in vectors, or neither: the two kernels a View-to-View scan compiles.
+      if (in.stride == 1 && out.stride == 1 && is_aligned16(in.data) && is_aligned16(out.data)) return launch(yes{}, yes{});
     }
+    return launch(no{}, no{});
+  } else {
+    if constexpr (out_vectors) {
+      if (out.stride == 1 && is_aligned16(out.data)) return launch(no{}, yes{});
+    }
+    return launch(no{}, no{});
   }
-  scan_kernel<In, T, Op, Policy, false><<<unsigned(tiles), Policy::block_size, 0, stream>>>(in, out, n, exclusive, seed,
-                                                                                           op, total, words, counter);
-  return cudaGetLastError();
 }
 
 }  // namespace kprim::impl::cuda

@@ -85,4 +85,16 @@ struct cuda_spec_avail<Kokkos::Cuda, P, In, T, Op>
 template <class Space, Primitive P, class In, class T, class Op>
 inline constexpr bool cuda_spec_avail_v = cuda_spec_avail<Space, P, In, T, Op>::value;
 
+/// kprim's hand-written path for a call whose input is a functor or whose output is a callback
+/// (lambdas: compiled by nvcc where the call is made, never precompiled): the same conditions on
+/// T and Op as for Views.
+template <class Space, Primitive P, class T, class Op>
+inline constexpr bool cuda_indexed_avail_v =
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+    std::is_same_v<Space, Kokkos::Cuda> && cuda::kernels_take_v<P, T, T> &&
+    (P == Primitive::scan || is_commutative_v<Op>);
+#else
+    false;
+#endif
+
 }  // namespace kprim::impl

@@ -7,6 +7,7 @@
 #include <kprim/impl/cuda/launch.cuh>  // kernels for the combinations the library does not hold
 #endif
 #include <kprim/impl/cuda/trait.hpp>
+#include <kprim/impl/device/adapters.hpp>
 #include <kprim/impl/device/bitwise_driver.hpp>
 #include <kprim/impl/device/reduce_driver.hpp>
 #include <kprim/impl/device/result_slot.hpp>
@@ -55,6 +56,10 @@ template <class T, class X, class Y, bool Rounded>
 struct source_input<Products<T, X, Y, Rounded>> {
   using type = std::conditional_t<std::is_same_v<typename X::non_const_value_type, typename Y::non_const_value_type>,
                                   typename X::non_const_value_type, void>;
+};
+template <class F, class T>
+struct source_input<IndexSource<F, T>> {
+  using type = void;  // a functor: the hand-written kernels read it through cuda_indexed_avail_v
 };
 template <class Source>
 using source_input_t = typename source_input<Source>::type;
@@ -123,7 +128,27 @@ template <class View>
 cuda::Output<typename View::non_const_value_type> cuda_output(const View& view) {
   return {view.data(), view.extent(0) > 1 ? std::int64_t(view.stride(0)) : 1};
 }
+/// What the CUDA scan reads: a View as an Input, a functor source as itself.
+template <class In>
+auto cuda_source(const In& in) {
+  if constexpr (Kokkos::is_view_v<In>) return cuda_input(in);
+  else return in;
+}
+/// What the CUDA scan writes: a View as an Output, a sink as itself.
+template <class Out>
+auto cuda_sink(const Out& out) {
+  if constexpr (Kokkos::is_view_v<Out>) return cuda_output(out);
+  else return out;
+}
 #endif
+
+/// Hands a scanned buffer to a sink, element by element.
+template <class Buffer, class Out>
+struct DrainInto {
+  Buffer buffer;
+  Out out;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { out(i) = buffer(i); }
+};
 
 }  // namespace detail
 
@@ -171,6 +196,19 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
       return;
     }
   }
+  if constexpr (is_index_source_v<Source> && cuda_indexed_avail_v<Space, Primitive::reduce, T, Op>) {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
+    if (options.algorithm == ReduceAlgorithm::automatic) {
+      detail::refuse_cuda_tuning(function, options.tuning, ReduceAlgorithm::tree);
+      const detail::PathRegion region(function, "cuda");
+      with_result_slot<T>(function, space, cuda::transform_reduce_temp_bytes<T>(space, n), result,
+                          [&](unsigned char* temp, T* target) {
+                            cuda::transform_reduce<T, Op>(space, source, n, op, target, temp);
+                          });
+      return;
+    }
+#endif
+  }
   if constexpr (cuda_spec_avail_v<Space, Primitive::reduce, In, T, Op>) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
     if (options.algorithm == ReduceAlgorithm::automatic) {
@@ -199,57 +237,78 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
 }
 
 /// Scans in -> out (exclusive: seeded with `seed`) with the algorithm `options` asks for; the
-/// total goes to `total` unless it is NoTotal.
+/// total goes to `total` unless it is NoTotal. `in` is a View or an IndexSource, `out` a View or
+/// a Sink.
 template <class Space, class In, class Out, class Op, class Total>
 void run_scan(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
               const typename Out::non_const_value_type& seed, const Op& op, const ScanOptions& options,
               const Total& total) {
   using T = typename Out::non_const_value_type;
-  using Element = typename In::non_const_value_type;
+  constexpr bool views = Kokkos::is_view_v<In> && Kokkos::is_view_v<Out>;
+  const std::int64_t n = std::int64_t(in.extent(0));
   if (options.determinism == Determinism::bitwise) {
     detail::check_bitwise_algorithm(function, options.algorithm);
     if constexpr (!detail::exact_in_any_order<T, Op>()) {
-      if constexpr (detail::cuda_bitwise_avail_v<Space, Element, T, Op>) {
+      if constexpr (views) {
+        using Element = typename In::non_const_value_type;
+        if constexpr (detail::cuda_bitwise_avail_v<Space, Element, T, Op>) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
-        if (detail::is_default(options.tuning)) {
-          const detail::PathRegion region(function, "cuda bitwise");
-          const std::int64_t n = std::int64_t(in.extent(0));
-          with_result_slot<T>(function, space, cuda::bitwise_temp_bytes(n, sizeof(T)), total, [&](unsigned char* temp, T* target) {
-            cuda::bitwise_scan<T, Op>(space, detail::cuda_input(in), detail::cuda_output(out), n, exclusive, seed, op,
-                                      target, temp);
-          });
-          return;
-        }
+          if (detail::is_default(options.tuning)) {
+            const detail::PathRegion region(function, "cuda bitwise");
+            with_result_slot<T>(function, space, cuda::bitwise_temp_bytes(n, sizeof(T)), total,
+                                [&](unsigned char* temp, T* target) {
+                                  cuda::bitwise_scan<T, Op>(space, detail::cuda_input(in), detail::cuda_output(out), n,
+                                                            exclusive, seed, op, target, temp);
+                                });
+            return;
+          }
 #endif
+        }
       }
       const detail::PathRegion region(function, "portable bitwise");
       bitwise_scan_into(function, space, in, out, exclusive, seed, op, options.tuning, total);
       return;
     }
   }
-  if constexpr (cuda_spec_avail_v<Space, Primitive::scan, Element, T, Op>) {
+  constexpr bool cuda_path = views ? cuda_spec_avail_v<Space, Primitive::scan, detail::source_input_t<In>, T, Op>
+                                   : cuda_indexed_avail_v<Space, Primitive::scan, T, Op>;
+  if constexpr (cuda_path) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
     if (options.algorithm == ScanAlgorithm::automatic) {
       detail::refuse_cuda_tuning(function, options.tuning, ScanAlgorithm::three_phase);
       const detail::PathRegion region(function, "cuda");
-      const std::int64_t n = std::int64_t(in.extent(0));
       with_result_slot<T>(function, space, cuda::scan_temp_bytes<T>(n), total, [&](unsigned char* temp, T* target) {
-        cuda::scan<Element, T, Op>(space, detail::cuda_input(in), detail::cuda_output(out), n, exclusive, seed, op,
-                                   target, temp);
+        if constexpr (views)
+          cuda::scan<typename In::non_const_value_type, T, Op>(space, detail::cuda_input(in), detail::cuda_output(out),
+                                                               n, exclusive, seed, op, target, temp);
+        else
+          cuda::scan_indexed<T, Op>(space, detail::cuda_source(in), detail::cuda_sink(out), n, exclusive, seed, op,
+                                    target, temp);
       });
       return;
     }
 #endif
   }
-  const ScanAlgorithm algorithm = options.algorithm == ScanAlgorithm::automatic
-                                      ? automatic_scan_algorithm<Space>(std::int64_t(in.extent(0)))
-                                      : options.algorithm;
+  constexpr bool view_out = Kokkos::is_view_v<Out>;
+  ScanAlgorithm algorithm = options.algorithm;
+  if (algorithm == ScanAlgorithm::automatic)  // a sink takes each output once: the single-pass scan
+    algorithm = view_out ? automatic_scan_algorithm<Space>(n) : ScanAlgorithm::decoupled_lookback;
   const detail::PathRegion region(function, to_string(algorithm));
   if (algorithm == ScanAlgorithm::decoupled_lookback) {
     lookback_scan_into(function, space, in, out, exclusive, seed, op, options.tuning, total);
     return;
   }
-  scan_into(function, space, in, out, exclusive, seed, op, ScanOptions{algorithm, options.tuning, options.determinism}, total);
+  const ScanOptions tile_options{algorithm, options.tuning, options.determinism};
+  if constexpr (view_out) {
+    scan_into(function, space, in, out, exclusive, seed, op, tile_options, total);
+  } else {
+    // The three-phase scans write a tile, then add its offset to what they wrote: into a buffer.
+    using buffer_view = Kokkos::View<T*, typename Space::memory_space>;
+    const buffer_view buffer(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kprim::scan buffer"), n);
+    scan_into(function, space, in, buffer, exclusive, seed, op, tile_options, total);
+    Kokkos::parallel_for(function, Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+                         detail::DrainInto<buffer_view, Out>{buffer, out});
+  }
 }
 
 }  // namespace kprim::impl

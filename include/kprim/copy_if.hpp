@@ -1,0 +1,150 @@
+#pragma once
+/// @file
+/// kprim::copy_if and kprim::copy_index_if — stream compaction in one pass of the single-pass
+/// scan: the elements (or the indices) that satisfy a predicate, in their input order.
+
+#include <kprim/impl/concepts.hpp>
+#include <kprim/impl/validate.hpp>
+#include <kprim/options.hpp>
+#include <kprim/transform_scan.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <concepts>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace kprim {
+
+namespace impl {
+/// 1 where pred(in(i)) holds.
+template <class In, class Pred>
+struct SelectFlag {
+  In in;
+  Pred pred;
+  KOKKOS_FUNCTION std::int64_t operator()(std::int64_t i) const { return pred(in(i)) ? 1 : 0; }
+};
+
+/// Copies in(i) to out(position) when pred(in(i)) holds and out has room.
+template <class In, class Out, class Pred>
+struct SelectWrite {
+  In in;
+  Out out;
+  Pred pred;
+  std::int64_t room;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const std::int64_t& position) const {
+    const auto value = in(i);
+    if (position < room && pred(value)) out(position) = value;
+  }
+};
+
+/// 1 where pred(i) holds.
+template <class Pred>
+struct IndexFlag {
+  Pred pred;
+  KOKKOS_FUNCTION std::int64_t operator()(std::int64_t i) const { return pred(i) ? 1 : 0; }
+};
+
+/// Writes i to out(position) when pred(i) holds and out has room.
+template <class Out, class Pred>
+struct IndexWrite {
+  Out out;
+  Pred pred;
+  std::int64_t room;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const std::int64_t& position) const {
+    if (position < room && pred(i)) out(position) = typename Out::non_const_value_type(i);
+  }
+};
+
+template <class Space, class In, class Out, class Pred, class Count>
+void copy_if_checked(const Space& space, const In& in, const Out& out, const Pred& pred, const ScanOptions& options,
+                     const Count& count) {
+  constexpr const char* function = "kprim::copy_if";
+  static_assert(In::rank() == 1 && Out::rank() == 1, "kprim::copy_if: in and out must be rank-1 Views");
+  static_assert(!std::is_const_v<typename Out::value_type>, "kprim::copy_if: the output View must not be const");
+  static_assert(std::is_invocable_r_v<bool, const Pred&, typename In::value_type>,
+                "kprim::copy_if: pred must take an element and return bool");
+  check_initialized(function);
+  check_view<Space>(function, "input", in);
+  check_view<Space>(function, "output", out);
+  if (in.extent(0) > 0 && out.extent(0) > 0) {
+    const auto* in_begin = reinterpret_cast<const char*>(in.data());
+    const auto* in_end = reinterpret_cast<const char*>(in.data() + in.span());
+    const auto* out_begin = reinterpret_cast<const char*>(out.data());
+    const auto* out_end = reinterpret_cast<const char*>(out.data() + out.span());
+    if (!(out_end <= in_begin || in_end <= out_begin))
+      throw_invalid_argument(function, "input and output Views overlap");
+  }
+  const std::int64_t n = std::int64_t(in.extent(0));
+  scan_each(function, space, n, SelectFlag<In, Pred>{in, pred},
+            SelectWrite<In, Out, Pred>{in, out, pred, std::int64_t(out.extent(0))}, std::int64_t(0), Sum{}, options,
+            count);
+}
+
+template <class Space, class Out, class Pred, class Count>
+void copy_index_if_checked(const Space& space, std::int64_t n, const Out& out, const Pred& pred,
+                           const ScanOptions& options, const Count& count) {
+  constexpr const char* function = "kprim::copy_index_if";
+  static_assert(Out::rank() == 1 && !std::is_const_v<typename Out::value_type> &&
+                    std::is_integral_v<typename Out::value_type>,
+                "kprim::copy_index_if: the output must be a non-const rank-1 View of integers");
+  static_assert(std::is_invocable_r_v<bool, const Pred&, std::int64_t>,
+                "kprim::copy_index_if: pred must take an index and return bool");
+  check_initialized(function);
+  check_count(function, n);
+  check_view<Space>(function, "output", out);
+  scan_each(function, space, n, IndexFlag<Pred>{pred}, IndexWrite<Out, Pred>{out, pred, std::int64_t(out.extent(0))},
+            std::int64_t(0), Sum{}, options, count);
+}
+}  // namespace impl
+
+/// Copies the elements of `in` for which pred(element) is true to out(0), out(1), ... in input
+/// order, and returns how many there are (blocks until the count is on the host). Only the first
+/// out.extent(0) of them are written: a count above out's extent says `out` was too small, and
+/// nothing past its end is touched. One pass: each element is read, flagged, scanned and written
+/// in the same kernel (`pred` is evaluated twice per element).
+/// @throws kprim::invalid_argument for overlapping Views, or a View that is unallocated or not
+///         accessible from `space`. Nothing is written then.
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, class Pred>
+  requires(!impl::AnyView<Pred>)
+std::int64_t copy_if(const Space& space, const In& in, const Out& out, const Pred& pred,
+                     const ScanOptions& options = {}) {
+  return impl::value_on_host<std::int64_t>("kprim::copy_if", space, [&](const auto& count) {
+    impl::copy_if_checked(space, in, out, pred, options, count);
+  });
+}
+
+/// As above without blocking: the count goes to the rank-0 View `count` (std::int64_t, any
+/// memory space).
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::AnyView Count, class Pred>
+void copy_if(const Space& space, const In& in, const Out& out, const Count& count, const Pred& pred,
+             const ScanOptions& options = {}) {
+  static_assert(Count::rank() == 0 && std::is_same_v<typename Count::value_type, std::int64_t>,
+                "kprim::copy_if: the count must be a non-const rank-0 View of std::int64_t");
+  impl::check_allocated("kprim::copy_if", "count", count);
+  impl::copy_if_checked(space, in, out, pred, options, count);
+}
+
+/// Writes the indices i in [0, n) for which pred(i) is true to out(0), out(1), ... in increasing
+/// order, and returns how many there are (blocks). As copy_if, only the first out.extent(0) are
+/// written.
+template <impl::ExecutionSpace Space, std::integral N, class Pred, impl::AnyView Out>
+std::int64_t copy_index_if(const Space& space, N n, const Pred& pred, const Out& out,
+                           const ScanOptions& options = {}) {
+  return impl::value_on_host<std::int64_t>("kprim::copy_index_if", space, [&](const auto& count) {
+    impl::copy_index_if_checked(space, std::int64_t(n), out, pred, options, count);
+  });
+}
+
+/// As above without blocking: the count goes to the rank-0 View `count`.
+template <impl::ExecutionSpace Space, std::integral N, class Pred, impl::AnyView Out, impl::AnyView Count>
+void copy_index_if(const Space& space, N n, const Pred& pred, const Out& out, const Count& count,
+                   const ScanOptions& options = {}) {
+  static_assert(Count::rank() == 0 && std::is_same_v<typename Count::value_type, std::int64_t>,
+                "kprim::copy_index_if: the count must be a non-const rank-0 View of std::int64_t");
+  impl::check_allocated("kprim::copy_index_if", "count", count);
+  impl::copy_index_if_checked(space, std::int64_t(n), out, pred, options, count);
+}
+
+}  // namespace kprim
