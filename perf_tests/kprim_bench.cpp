@@ -27,7 +27,9 @@
 #if defined(KOKKOS_ENABLE_CUDA) && defined(KPRIM_BENCH_WITH_CUB)
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #define KPRIM_BENCH_CUB 1
 #endif
 #if __has_include(<execution>)
@@ -713,6 +715,164 @@ void register_app(std::int64_t n) {
   (void)f;
 }
 
+// ---- lambdas in, lambdas out (issue #22) ----------------------------------------------------
+// The same lambda through kprim, Kokkos and CUB (over a transform iterator, or DeviceSelect::If):
+// CRS offsets from a count lambda (int32 degrees read by the lambda, int64 offsets, the total in
+// offsets(n)), compaction of floats with a 50% predicate, and a float -> double sum of squares.
+// Results stay in device memory; every call is timed to the fence. kprim's CRS row also runs the
+// Kokkos lambda unchanged through kprim::parallel_scan (algorithm column "kokkos_lambda").
+
+void lambda_crs(benchmark::State& state, const std::string& impl, const std::string& algorithm, std::int64_t n) {
+  Inputs<std::int32_t>& in = inputs<std::int32_t>(n);  // degrees(i) + 1 in {0, 1, 2}
+  const Kokkos::View<std::int32_t*, MemorySpace> degrees = in.x;
+  const Kokkos::View<std::int64_t*, MemorySpace> offsets("offsets", n + 1), reference("reference", n + 1);
+  const auto policy = Kokkos::RangePolicy<Space, Index>(0, n);
+  // The Kokkos scan lambda an application writes for CRS offsets (the total after the last row).
+  const auto scan_lambda = KOKKOS_LAMBDA(std::int64_t i, std::int64_t& partial, bool final) {
+    if (final) offsets(i) = partial;
+    partial += degrees(i) + 1;
+    if (final && i == n - 1) offsets(n) = partial;
+  };
+  Kokkos::parallel_scan("kprim-bench::crs_reference", policy, scan_lambda);
+  Kokkos::deep_copy(reference, offsets);
+  Kokkos::deep_copy(offsets, -1);
+  const auto count = KOKKOS_LAMBDA(std::int64_t i) { return std::int64_t(degrees(i) + 1); };
+  const auto write = KOKKOS_LAMBDA(std::int64_t i, std::int64_t prefix) { offsets(i) = prefix; };
+  double s = 0;
+  if (impl == "kprim" && algorithm == "kokkos_lambda") {
+    s = time_calls(state, [&] { kprim::parallel_scan("crs", policy, scan_lambda); });
+  } else if (impl == "kprim") {
+    s = time_calls(state, [&] {
+      kprim::exclusive_scan_each(Space(), n, count, write, std::int64_t(0), Kokkos::subview(offsets, n));
+    });
+#ifdef KPRIM_BENCH_CUB
+  } else if (impl == "cub") {
+    const std::int32_t* data = degrees.data();
+    const auto row_count = [=] __host__ __device__(std::int64_t i) -> std::int64_t { return i < n ? data[i] + 1 : 0; };
+    const auto counts = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), row_count);
+    CubStorage storage;
+    std::size_t size = 0;
+    cub::DeviceScan::ExclusiveSum(nullptr, size, counts, offsets.data(), n + 1);
+    storage.reserve(size);
+    s = time_calls(state, [&] {
+      cub::DeviceScan::ExclusiveSum(storage.bytes.data(), size, counts, offsets.data(), n + 1, Space().cuda_stream());
+    });
+#endif
+  } else {
+    s = time_calls(state, [&] { Kokkos::parallel_scan("kokkos_crs", policy, scan_lambda); });
+  }
+  if (count_different(offsets, reference)) wrong("app:crs_from_lambda " + impl + " " + algorithm);
+  record<std::int32_t>(state, "app:crs_from_lambda", impl.c_str(), algorithm, n, s, double(n) * 4 + double(n + 1) * 8);
+}
+
+/// x(i) = +1 or -1 from a hash of i: half the elements pass `v > 0`, scattered.
+struct FillSigns {
+  Kokkos::View<float*, MemorySpace> x;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    x(i) = (((std::uint64_t(i) * 0x9E3779B97F4A7C15ull) >> 40) & 1) ? 1.0f + float(i % 7) : -1.0f;
+  }
+};
+
+void lambda_copy_if(benchmark::State& state, const std::string& impl, std::int64_t n) {
+  Inputs<float>& in = inputs<float>(n);
+  const Kokkos::View<float*, MemorySpace> x = in.y, out = in.out;
+  Kokkos::parallel_for("kprim-bench::signs", Kokkos::RangePolicy<Space, Index>(0, n), FillSigns{x});
+  const Kokkos::View<float*, MemorySpace> reference("reference", n);
+  const Kokkos::View<std::int64_t, MemorySpace> count("count");
+  const auto positive = KOKKOS_LAMBDA(float v) { return v > 0.0f; };
+  const std::int64_t expected = kprim::copy_if(Space(), x, reference, positive);
+  double s = 0;
+  if (impl == "kprim") {
+    s = time_calls(state, [&] { kprim::copy_if(Space(), x, out, count, positive); });
+#ifdef KPRIM_BENCH_CUB
+  } else if (impl == "cub") {
+    CubStorage storage;
+    std::size_t size = 0;
+    cub::DeviceSelect::If(nullptr, size, x.data(), out.data(), count.data(), n, positive);
+    storage.reserve(size);
+    s = time_calls(state, [&] {
+      cub::DeviceSelect::If(storage.bytes.data(), size, x.data(), out.data(), count.data(), n, positive,
+                            Space().cuda_stream());
+    });
+#endif
+  } else {
+    const auto select = KOKKOS_LAMBDA(std::int64_t i, std::int64_t& partial, bool final) {
+      const float v = x(i);
+      if (v > 0.0f) {
+        if (final) out(partial) = v;
+        partial += 1;
+      }
+      if (final && i == n - 1) count() = partial;
+    };
+    s = time_calls(state, [&] { Kokkos::parallel_scan("kokkos_copy_if", Kokkos::RangePolicy<Space, Index>(0, n), select); });
+  }
+  if (value_of(count) != expected ||
+      count_different(Kokkos::View<float*, MemorySpace>(out.data(), expected),
+                      Kokkos::View<float*, MemorySpace>(reference.data(), expected)))
+    wrong("app:copy_if " + impl);
+  record<float>(state, "app:copy_if", impl.c_str(), "automatic", n, s, double(n) * 4 + double(expected) * 4);
+}
+
+void lambda_transform_reduce(benchmark::State& state, const std::string& impl, std::int64_t n) {
+  Inputs<float>& in = inputs<float>(n);
+  const Kokkos::View<float*, MemorySpace> x = in.x;
+  const Kokkos::View<double, MemorySpace> result("result");
+  const auto square = KOKKOS_LAMBDA(std::int64_t i) {
+    const double v = x(i);
+    return v * v;
+  };
+  const double expected = double(n - (n + 2) / 3);  // x(i) = i % 3 - 1: two of every three are +-1
+  double s = 0;
+  if (impl == "kprim") {
+    s = time_calls(state, [&] { kprim::transform_reduce(Space(), n, square, result); });
+#ifdef KPRIM_BENCH_CUB
+  } else if (impl == "cub") {
+    CubStorage storage;
+    std::size_t size = 0;
+    const thrust::counting_iterator<std::int64_t> index(0);
+    cub::DeviceReduce::TransformReduce(nullptr, size, index, result.data(), n, cuda::std::plus<double>{}, square, 0.0);
+    storage.reserve(size);
+    s = time_calls(state, [&] {
+      cub::DeviceReduce::TransformReduce(storage.bytes.data(), size, index, result.data(), n, cuda::std::plus<double>{},
+                                         square, 0.0, Space().cuda_stream());
+    });
+#endif
+  } else {
+    const auto body = KOKKOS_LAMBDA(std::int64_t i, double& acc) {
+      const double v = x(i);
+      acc += v * v;
+    };
+    s = time_calls(state, [&] {
+      Kokkos::parallel_reduce("kokkos_transform_reduce", Kokkos::RangePolicy<Space, Index>(0, n), body, result);
+    });
+  }
+  if (value_of(result) != expected) wrong("app:transform_reduce " + impl);
+  record<float>(state, "app:transform_reduce", impl.c_str(), "automatic", n, s, double(n) * 4);
+}
+
+void register_lambdas(std::int64_t n) {
+  const std::string suffix = "/" + std::to_string(n);
+  auto add = [&](const std::string& name, const std::string& type, auto body) {
+    benchmark::RegisterBenchmark(("app:" + name + "/" + type + suffix).c_str(), body)
+        ->UseManualTime()
+        ->Iterations(settings.repetitions)
+        ->Unit(benchmark::kMicrosecond);
+  };
+  std::vector<std::string> impls{"kprim", "kokkos"};
+#ifdef KPRIM_BENCH_CUB
+  impls.push_back("cub");
+#endif
+  for (const std::string& impl : impls) {
+    add("crs_from_lambda/" + impl, "int32", [impl, n](benchmark::State& state) { lambda_crs(state, impl, "automatic", n); });
+    if (impl == "kprim")
+      add("crs_from_lambda/kprim_kokkos_lambda", "int32",
+          [n](benchmark::State& state) { lambda_crs(state, "kprim", "kokkos_lambda", n); });
+    add("copy_if/" + impl, "float", [impl, n](benchmark::State& state) { lambda_copy_if(state, impl, n); });
+    add("transform_reduce/" + impl, "float",
+        [impl, n](benchmark::State& state) { lambda_transform_reduce(state, impl, n); });
+  }
+}
+
 // ---- sizes, device, report ----------------------------------------------------------------
 
 std::size_t memory_bytes() {
@@ -847,7 +1007,10 @@ int main(int argc, char* argv[]) {
   }
   // The application rows at the sizes the targets name (complex<double>: 16 bytes per element).
   for (const std::int64_t n : sizes)
-    if ((settings.quick || n == std::int64_t(1) << 20 || n >= std::int64_t(1) << 24) && fits(n, 16)) register_app(n);
+    if ((settings.quick || n == std::int64_t(1) << 20 || n >= std::int64_t(1) << 24) && fits(n, 16)) {
+      register_app(n);
+      register_lambdas(n);
+    }
   std::printf("kprim-bench: kprim %s (commit %s), Kokkos %d, space %s, device %s\n", kprim::version_string(),
               KPRIM_GIT_COMMIT, KOKKOS_VERSION, Space::name(), device.c_str());
   benchmark::RunSpecifiedBenchmarks();
