@@ -821,7 +821,7 @@ void lambda_transform_reduce(benchmark::State& state, const std::string& impl, s
     const double v = x(i);
     return v * v;
   };
-  const double expected = double(n - (n + 2) / 3);  // x(i) = i % 3 - 1: two of every three are +-1
+  const double expected = double(n - (n + 1) / 3);  // x(i) = i % 3 - 1: squares 1, 0, 1, 1, 0, 1, ...
   double s = 0;
   if (impl == "kprim") {
     s = time_calls(state, [&] { kprim::transform_reduce(Space(), n, square, result); });

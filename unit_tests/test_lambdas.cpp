@@ -444,11 +444,17 @@ TEMPLATE_LIST_TEST_CASE("CRS offsets: exclusive_scan_each and kprim::parallel_sc
   for (const std::int64_t n : lambda_sizes()) {
     INFO(Space::name() << ", n = " << n);
     const auto counts = make_counts(space, n);
-    // The Kokkos lambda, unchanged, through the adapter: offsets and total equal Kokkos'.
+    // The Kokkos lambda, unchanged, through the adapter: offsets equal Kokkos', the total the sum
+    // of the counts. (Kokkos 4.6.99's own total is not the reference: on CUDA it leaves the
+    // variable unwritten for an empty range, and on Serial it returned 0 for counts {0, 7}.)
+    const std::vector<std::int32_t> host = host_counts(n);
+    std::int64_t nnz_expected = 0;
+    for (const auto c : host) nnz_expected += c;
     std::vector<std::int64_t> kokkos_offsets;
     std::int64_t kokkos_nnz = 0;
     Int64s<Space> adapted("adapted", n);
-    REQUIRE(crs_kokkos_then_kprim(space, counts, 0, n, adapted, kokkos_offsets, kokkos_nnz) == kokkos_nnz);
+    REQUIRE(crs_kokkos_then_kprim(space, counts, 0, n, adapted, kokkos_offsets, kokkos_nnz) == nnz_expected);
+    UNSCOPED_INFO("Kokkos::parallel_scan's total: " << kokkos_nnz);
     require_path<Space>("kprim::parallel_scan");
     REQUIRE(first_mismatch(to_host(adapted), kokkos_offsets) == -1);
 
@@ -456,21 +462,23 @@ TEMPLATE_LIST_TEST_CASE("CRS offsets: exclusive_scan_each and kprim::parallel_sc
     Kokkos::View<std::int64_t, Memory> nnz_view("nnz");
     crs_adapter_view_total(space, counts, n, via_view, nnz_view);
     REQUIRE(first_mismatch(to_host(via_view), kokkos_offsets) == -1);
-    REQUIRE(to_host(Kokkos::View<std::int64_t*, Memory>(nnz_view.data(), 1))[0] == kokkos_nnz);
+    REQUIRE(to_host(Kokkos::View<std::int64_t*, Memory>(nnz_view.data(), 1))[0] == nnz_expected);
 
     // A range that does not start at 0 (rows [n / 3, n)).
     if (n > 2) {
       Int64s<Space> part("part", n);
       std::vector<std::int64_t> part_kokkos;
       std::int64_t part_nnz = 0;
-      REQUIRE(crs_kokkos_then_kprim(space, counts, n / 3, n, part, part_kokkos, part_nnz) == part_nnz);
+      std::int64_t part_expected = 0;
+      for (std::int64_t i = n / 3; i < n; ++i) part_expected += host[i];
+      REQUIRE(crs_kokkos_then_kprim(space, counts, n / 3, n, part, part_kokkos, part_nnz) == part_expected);
       REQUIRE(first_mismatch(to_host(part), part_kokkos) == -1);
     }
 
     for (const kprim::ScanAlgorithm algorithm : algorithms<kprim::ScanAlgorithm>()) {
       INFO(kprim::to_string(algorithm));
       Int64s<Space> offsets("offsets", n);
-      REQUIRE(crs_each(space, counts, n, offsets, algorithm) == kokkos_nnz);
+      REQUIRE(crs_each(space, counts, n, offsets, algorithm) == nnz_expected);
       if (algorithm == kprim::ScanAlgorithm::automatic) require_path<Space>("kprim::exclusive_scan_each");
       REQUIRE(first_mismatch(to_host(offsets), kokkos_offsets) == -1);
     }
@@ -479,10 +487,9 @@ TEMPLATE_LIST_TEST_CASE("CRS offsets: exclusive_scan_each and kprim::parallel_sc
     Kokkos::View<std::int64_t, Memory> total("total");
     crs_each_inclusive(space, counts, n, ends, total);
     std::vector<std::int64_t> expected_ends = kokkos_offsets;
-    const std::vector<std::int32_t> host = host_counts(n);
     for (std::int64_t i = 0; i < n; ++i) expected_ends[i] += host[i];
     REQUIRE(first_mismatch(to_host(ends), expected_ends) == -1);
-    REQUIRE(to_host(Kokkos::View<std::int64_t*, Memory>(total.data(), 1))[0] == kokkos_nnz);
+    REQUIRE(to_host(Kokkos::View<std::int64_t*, Memory>(total.data(), 1))[0] == nnz_expected);
   }
 }
 
@@ -507,7 +514,7 @@ TEMPLATE_LIST_TEST_CASE("copy_if and copy_index_if select in order, in one pass,
       Kokkos::deep_copy(padded, -0.5f);
       const Floats out(padded.data(), n);
       const std::int64_t count = select_positive(space, x, out, algorithm);
-      if (algorithm == kprim::ScanAlgorithm::automatic) require_path<Space>("kprim::copy_if");
+      if (algorithm == kprim::ScanAlgorithm::automatic && n > 0) require_path<Space>("kprim::copy_if");
       REQUIRE(count == std::int64_t(expected.size()));
       const std::vector<float> got = to_host(padded);
       REQUIRE(first_mismatch(std::vector<float>(got.begin(), got.begin() + count), expected) == -1);

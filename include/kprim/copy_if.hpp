@@ -18,44 +18,79 @@
 namespace kprim {
 
 namespace impl {
-/// 1 where pred(in(i)) holds.
-template <class In, class Pred>
+/// 1 where pred(in(i)) holds, counted in T.
+template <class In, class Pred, class T>
 struct SelectFlag {
   In in;
   Pred pred;
-  KOKKOS_FUNCTION std::int64_t operator()(std::int64_t i) const { return pred(in(i)) ? 1 : 0; }
+  KOKKOS_FUNCTION T operator()(std::int64_t i) const { return pred(in(i)) ? T(1) : T(0); }
 };
 
-/// Copies in(i) to out(position) when pred(in(i)) holds and out has room.
-template <class In, class Out, class Pred>
+/// Copies in(i) to out(position) when pred(in(i)) holds and out has room; the last index also
+/// writes the count (so the scan needs no total of its own and counts in 32 bits when it can).
+template <class In, class Out, class Pred, class Count, class T>
 struct SelectWrite {
   In in;
   Out out;
   Pred pred;
-  std::int64_t room;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, const std::int64_t& position) const {
+  Count count;
+  std::int64_t room, last;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const T& position) const {
     const auto value = in(i);
-    if (position < room && pred(value)) out(position) = value;
+    const bool selected = pred(value);
+    if (selected && std::int64_t(position) < room) out(position) = value;
+    if (i == last) count() = std::int64_t(position) + (selected ? 1 : 0);
   }
 };
 
 /// 1 where pred(i) holds.
-template <class Pred>
+template <class Pred, class T>
 struct IndexFlag {
   Pred pred;
-  KOKKOS_FUNCTION std::int64_t operator()(std::int64_t i) const { return pred(i) ? 1 : 0; }
+  KOKKOS_FUNCTION T operator()(std::int64_t i) const { return pred(i) ? T(1) : T(0); }
 };
 
-/// Writes i to out(position) when pred(i) holds and out has room.
-template <class Out, class Pred>
+/// Writes i to out(position) when pred(i) holds and out has room; the last index writes the count.
+template <class Out, class Pred, class Count, class T>
 struct IndexWrite {
   Out out;
   Pred pred;
-  std::int64_t room;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, const std::int64_t& position) const {
-    if (position < room && pred(i)) out(position) = typename Out::non_const_value_type(i);
+  Count count;
+  std::int64_t room, last;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const T& position) const {
+    const bool selected = pred(i);
+    if (selected && std::int64_t(position) < room) out(position) = typename Out::non_const_value_type(i);
+    if (i == last) count() = std::int64_t(position) + (selected ? 1 : 0);
   }
 };
+
+/// The compaction scan of n flags: counted in int32 when n fits (half the scan's shared memory
+/// and tile state of int64, twice the elements per tile), in int64 otherwise. The count goes to
+/// `count` (a rank-0 View of std::int64_t) from the last index's write, or through a slot the
+/// space can write when it cannot write `count` itself.
+template <class Space, class Count, class MakeFlag, class MakeWrite>
+void compact(const char* function, const Space& space, std::int64_t n, const Count& count, const ScanOptions& options,
+             MakeFlag make_flag, MakeWrite make_write) {
+  if constexpr (!Kokkos::SpaceAccessibility<Space, typename Count::memory_space>::accessible) {
+    const Kokkos::View<std::int64_t, typename Space::memory_space> slot(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kprim::count"));
+    compact(function, space, n, slot, options, make_flag, make_write);
+    Kokkos::deep_copy(space, count, slot);
+  } else {
+    if (n == 0) {
+      Kokkos::deep_copy(space, count, std::int64_t(0));
+      return;
+    }
+    const auto run = [&](auto zero) {
+      using T = decltype(zero);
+      const auto flag = make_flag(zero);
+      const auto write = make_write(zero, count);
+      scan_each(function, space, n, flag, write, T(0), Sum{}, options, NoTotal{});
+    };
+    if (n <= std::int64_t(0x7fffffff)) run(std::int32_t(0));
+    else run(std::int64_t(0));
+  }
+}
 
 template <class Space, class In, class Out, class Pred, class Count>
 void copy_if_checked(const Space& space, const In& in, const Out& out, const Pred& pred, const ScanOptions& options,
@@ -76,10 +111,14 @@ void copy_if_checked(const Space& space, const In& in, const Out& out, const Pre
     if (!(out_end <= in_begin || in_end <= out_begin))
       throw_invalid_argument(function, "input and output Views overlap");
   }
-  const std::int64_t n = std::int64_t(in.extent(0));
-  scan_each(function, space, n, SelectFlag<In, Pred>{in, pred},
-            SelectWrite<In, Out, Pred>{in, out, pred, std::int64_t(out.extent(0))}, std::int64_t(0), Sum{}, options,
-            count);
+  const std::int64_t n = std::int64_t(in.extent(0)), room = std::int64_t(out.extent(0));
+  compact(
+      function, space, n, count, options,
+      [&](auto zero) { return SelectFlag<In, Pred, decltype(zero)>{in, pred}; },
+      [&](auto zero, const auto& target) {
+        return SelectWrite<In, Out, Pred, std::remove_cvref_t<decltype(target)>, decltype(zero)>{in,     out,  pred,
+                                                                                               target, room, n - 1};
+      });
 }
 
 template <class Space, class Out, class Pred, class Count>
@@ -94,8 +133,13 @@ void copy_index_if_checked(const Space& space, std::int64_t n, const Out& out, c
   check_initialized(function);
   check_count(function, n);
   check_view<Space>(function, "output", out);
-  scan_each(function, space, n, IndexFlag<Pred>{pred}, IndexWrite<Out, Pred>{out, pred, std::int64_t(out.extent(0))},
-            std::int64_t(0), Sum{}, options, count);
+  const std::int64_t room = std::int64_t(out.extent(0));
+  compact(
+      function, space, n, count, options, [&](auto zero) { return IndexFlag<Pred, decltype(zero)>{pred}; },
+      [&](auto zero, const auto& target) {
+        return IndexWrite<Out, Pred, std::remove_cvref_t<decltype(target)>, decltype(zero)>{out, pred, target, room,
+                                                                                           n - 1};
+      });
 }
 }  // namespace impl
 
