@@ -35,12 +35,15 @@ struct SelectWrite {
   Pred pred;
   Count count;
   std::int64_t room, last;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, const T& position) const {
-    const auto value = in(i);
+  /// What the write at i needs loaded (kernels may load a batch before writing any).
+  KOKKOS_FUNCTION typename In::non_const_value_type prepare(std::int64_t i) const { return in(i); }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const T& position,
+                                  const typename In::non_const_value_type& value) const {
     const bool selected = pred(value);
     if (selected && std::int64_t(position) < room) out(position) = value;
     if (i == last) count() = std::int64_t(position) + (selected ? 1 : 0);
   }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const T& position) const { (*this)(i, position, prepare(i)); }
 };
 
 /// 1 where pred(i) holds.
@@ -57,11 +60,12 @@ struct IndexWrite {
   Pred pred;
   Count count;
   std::int64_t room, last;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, const T& position) const {
-    const bool selected = pred(i);
+  KOKKOS_FUNCTION bool prepare(std::int64_t i) const { return pred(i); }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const T& position, bool selected) const {
     if (selected && std::int64_t(position) < room) out(position) = typename Out::non_const_value_type(i);
     if (i == last) count() = std::int64_t(position) + (selected ? 1 : 0);
   }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const T& position) const { (*this)(i, position, prepare(i)); }
 };
 
 /// The compaction scan of n flags: counted in int32 when n fits (half the scan's shared memory
@@ -83,9 +87,11 @@ void compact(const char* function, const Space& space, std::int64_t n, const Cou
     }
     const auto run = [&](auto zero) {
       using T = decltype(zero);
-      const auto flag = make_flag(zero);
-      const auto write = make_write(zero, count);
-      scan_each(function, space, n, flag, write, T(0), Sum{}, options, NoTotal{});
+      using Flag = decltype(make_flag(zero));
+      using Write = decltype(make_write(zero, count));
+      const T init(0);
+      scan_values(function, space, IndexSource<Flag, T>{make_flag(zero), n}, Sink<T, Write>{make_write(zero, count), n},
+                  true, &init, Sum{}, options, NoTotal{});
     };
     if (n <= std::int64_t(0x7fffffff)) run(std::int32_t(0));
     else run(std::int64_t(0));

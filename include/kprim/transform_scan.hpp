@@ -58,6 +58,17 @@ struct EachWrite {
   }
 };
 
+/// EachWrite whose write needs nothing loaded: the callback is handed prefix and f(i) (kernels
+/// may evaluate a batch of f before writing).
+template <class F, class Write, class T>
+struct EachWriteWithValue {
+  F f;
+  Write write;
+  KOKKOS_FUNCTION T prepare(std::int64_t i) const { return T(f(i)); }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const T& prefix, const T& value) const { write(i, prefix, value); }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const T& prefix) const { write(i, prefix, prepare(i)); }
+};
+
 template <class Write, class T>
 concept PrefixCallback = std::copy_constructible<Write> &&
                          (std::is_invocable_v<const Write&, std::int64_t, const T&, const T&> ||
@@ -66,7 +77,8 @@ concept PrefixCallback = std::copy_constructible<Write> &&
 template <class Space, class F, class Write, class T, class Op, class Total>
 void scan_each(const char* function, const Space& space, std::int64_t n, const F& f, const Write& write,
                const T& init, const Op& op, const ScanOptions& options, const Total& total) {
-  using Each = EachWrite<F, Write, T>;
+  using Each = std::conditional_t<std::is_invocable_v<const Write&, std::int64_t, const T&, const T&>,
+                                  EachWriteWithValue<F, Write, T>, EachWrite<F, Write, T>>;
   scan_values(function, space, IndexSource<F, T>{f, n}, Sink<T, Each>{Each{f, write}, n}, true, &init, op, options,
               total);
 }

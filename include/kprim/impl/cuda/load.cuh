@@ -343,6 +343,33 @@ struct WarpRuns {
     }
   }
 
+  /// unstage() into a sink whose writes first load something per index (sink.put.prepare(i):
+  /// the element a compaction copies, the value a callback is handed): eight prepares are issued
+  /// before their eight writes, so the loads are in flight together instead of each waiting
+  /// behind the previous write (which the compiler must assume may alias it).
+  template <class Sink, class Transform = Identity>
+  __device__ __forceinline__ static void unstage_prepared(const Sink& sink, std::int64_t warp_first, std::int64_t n,
+                                                          const T* exchange, int lane,
+                                                          const Transform& transform = Transform{}) {
+    __syncwarp();
+    constexpr int batch = Items % 8 == 0 ? 8 : 1;
+    using Payload = decltype(sink.put.prepare(std::int64_t(0)));
+#pragma unroll 1
+    for (int k = 0; k < Items; k += batch) {
+      Payload payload[batch];
+#pragma unroll
+      for (int b = 0; b < batch; ++b) {
+        const std::int64_t i = warp_first + (k + b) * warp_size + lane;
+        if (i < n) payload[b] = sink.put.prepare(i);
+      }
+#pragma unroll
+      for (int b = 0; b < batch; ++b) {
+        const int index = (k + b) * warp_size + lane;
+        if (warp_first + index < n) sink.put(warp_first + index, transform(exchange[slot(index)]), payload[b]);
+      }
+    }
+  }
+
   /// The lane's run in the exchange (for element-wise staging of partial tiles).
   __device__ __forceinline__ static T* run_of(T* exchange, int lane) { return exchange + lane * stride; }
 

@@ -347,6 +347,8 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
     if constexpr (VectorOut) {
       if (full_tile) runs::unstage(out.data + warp_first, exchange, lane, stored);
       else runs::unstage_partial(out.data + warp_first, n - warp_first, exchange, lane, stored);
+    } else if constexpr (requires { out.put.prepare(std::int64_t(0)); }) {
+      runs::unstage_prepared(out, warp_first, n, exchange, lane, stored);
     } else {
       runs::unstage_indexed([&](std::int64_t i, const T& x) { out.put(i, x); }, warp_first, n, exchange, lane, stored);
     }
