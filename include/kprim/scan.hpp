@@ -16,7 +16,7 @@
 namespace kprim {
 
 namespace impl {
-template <class Space, class In, class Out, class Op, class Total>
+template <bool SeededInclusive = false, class Space, class In, class Out, class Op, class Total>
 void checked_scan(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
                   const typename Out::non_const_value_type* init, const Op& op, const ScanOptions& options,
                   const Total& total) {
@@ -39,7 +39,7 @@ void checked_scan(const char* function, const Space& space, const In& in, const 
                                       "have a total)");
     check_allocated(function, "total", total);
   }
-  scan_values(function, space, in, out, exclusive, init, op, options, total);
+  scan_values<SeededInclusive>(function, space, in, out, exclusive, init, op, options, total);
 }
 }  // namespace impl
 
@@ -62,7 +62,7 @@ template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl:
 void inclusive_scan(const Space& space, const In& in, const Out& out, const Op& op,
                     const std::type_identity_t<typename Out::non_const_value_type>& init,
                     const ScanOptions& options = {}) {
-  impl::checked_scan("kprim::inclusive_scan", space, in, out, false, &init, op, options, impl::NoTotal{});
+  impl::checked_scan<true>("kprim::inclusive_scan", space, in, out, false, &init, op, options, impl::NoTotal{});
 }
 
 /// As above, and writes op over all of `in` to the rank-0 View `total` (any memory space).

@@ -38,7 +38,9 @@ T reduce_value(const char* function, const Space& space, std::int64_t n, const S
 /// The scan every public scan runs: in (a View or an IndexSource) into out (a View or a Sink),
 /// exclusive or inclusive, from `init` when given. Ops without identity() run as AdjoinIdentity
 /// (the output takes the value part); a total then goes through `total` of Adjoined<T>.
-template <class Space, class In, class Out, class Op, class Total>
+/// SeededInclusive: the call may be an inclusive scan with an init (std::inclusive_scan's form),
+/// which Determinism::bitwise runs through a second, seeding sink; other calls do not compile it.
+template <bool SeededInclusive = false, class Space, class In, class Out, class Op, class Total>
 void scan_values(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
                  const typename Out::non_const_value_type* init, const Op& op, const ScanOptions& options,
                  const Total& total) {
@@ -49,7 +51,7 @@ void scan_values(const char* function, const Space& space, const In& in, const O
     // Determinism::bitwise scans fix their own order and start inclusive scans from the first
     // element; an init is then applied as each output is written (the same bits every run).
     if (!exclusive && init && options.determinism == Determinism::bitwise && !detail::exact_in_any_order<T, Op>()) {
-      if constexpr (std::is_same_v<Total, NoTotal>) {
+      if constexpr (SeededInclusive && std::is_same_v<Total, NoTotal>) {
         run_scan(function, space, in, Sink<T, SeededInto<Out, Op, T>>{{out, op, *init}, n}, false,
                  identity_of<T>(op), op, options, total);
         return;
@@ -63,7 +65,7 @@ void scan_values(const char* function, const Space& space, const In& in, const O
     using Values = Sink<A, ValueInto<Out>>;
     const Values sink{{out}, n};
     if (!exclusive && init && options.determinism == Determinism::bitwise) {
-      if constexpr (std::is_same_v<Total, NoTotal>) {
+      if constexpr (SeededInclusive && std::is_same_v<Total, NoTotal>) {
         run_scan(function, space, in, Sink<A, SeededInto<Values, AdjoinIdentity<Op, T>, A>>{{sink, adjoined_op, seed}, n},
                  false, A(T{}, false), adjoined_op, options, total);
         return;
