@@ -223,6 +223,23 @@ void select_positive_async(const Space& space, const Kokkos::View<float*, typena
   kprim::copy_if(space, x, out, count, KOKKOS_LAMBDA(float v) { return v > 0.0f; });
 }
 
+/// copy_if of 8-byte elements read through a stride (every other element of `pairs`).
+template <class Space>
+std::int64_t select_strided_doubles(const Space& space, const Kokkos::View<double*, typename Space::memory_space>& pairs,
+                                    const Kokkos::View<double*, typename Space::memory_space>& out) {
+  const Kokkos::View<double*, Kokkos::LayoutStride, typename Space::memory_space> x(
+      pairs.data(), Kokkos::LayoutStride(pairs.extent(0) / 2, 2));
+  return kprim::copy_if(space, x, out, KOKKOS_LAMBDA(double v) { return v < 0.0; });
+}
+
+/// copy_if of 16-byte elements.
+template <class Space>
+std::int64_t select_complex(const Space& space,
+                            const Kokkos::View<Kokkos::complex<double>*, typename Space::memory_space>& x,
+                            const Kokkos::View<Kokkos::complex<double>*, typename Space::memory_space>& out) {
+  return kprim::copy_if(space, x, out, KOKKOS_LAMBDA(const Kokkos::complex<double>& v) { return v.imag() > 0.0; });
+}
+
 template <class Space>
 std::int64_t indices_of_multiples(const Space& space, std::int64_t n, const Int64s<Space>& out) {
   return kprim::copy_index_if(space, n, KOKKOS_LAMBDA(std::int64_t i) { return i % 3 == 1; }, out);
@@ -236,7 +253,7 @@ namespace {
 
 /// Sizes around the tiles of every path, and two large ones.
 std::vector<std::int64_t> lambda_sizes() {
-  std::vector<std::int64_t> list{0, 1, 2, 31, 33, 1000, 4095, 4097, 8193, 100'003, 1'000'003};
+  std::vector<std::int64_t> list{0, 1, 2, 31, 33, 1000, 4095, 4096, 4097, 6145, 8193, 100'003, 1'000'003};
   std::erase_if(list, [](std::int64_t n) { return n > max_test_size(); });
   return list;
 }
@@ -435,6 +452,39 @@ TEMPLATE_LIST_TEST_CASE("transform scans of an index lambda, with their totals",
       Catch::Matchers::StartsWith("kprim::transform_exclusive_scan: n = -2 is negative"));
 }
 
+TEMPLATE_LIST_TEST_CASE("transform scans and View scans of outputs larger than the caches", "[lambdas][scan]",
+                        SpaceOnly) {
+  using Space = typename TestType::space;
+  using Memory = typename Space::memory_space;
+  const Space space;
+  // 36 MB of int64 offsets and of int32 sums (the other tests stop at 1,000,003 elements).
+  const std::int64_t n = 4'500'007, m = 9'000'011;
+  if (m > max_test_size()) SKIP("KPRIM_TEST_MAX_N is below this test's sizes");
+  const std::vector<std::int32_t> host = host_counts(m);
+  const auto counts = make_counts(space, m);
+  Int64s<Space> inclusive("inclusive", n), exclusive("exclusive", n);
+  Kokkos::View<std::int64_t, Memory> total("total");
+  transform_scans(space, counts, n, inclusive, exclusive, total, kprim::ScanAlgorithm::automatic);
+  std::vector<std::int64_t> expected_in(n), expected_ex(n);
+  std::int64_t running = 0, running_ex = 11;
+  for (std::int64_t i = 0; i < n; ++i) {
+    expected_ex[i] = running_ex;
+    running_ex += host[i];
+    running += host[i];
+    expected_in[i] = running;
+  }
+  REQUIRE(first_mismatch(to_host(inclusive), expected_in) == -1);
+  REQUIRE(first_mismatch(to_host(exclusive), expected_ex) == -1);
+  REQUIRE(to_host(Kokkos::View<std::int64_t*, Memory>(total.data(), 1))[0] == running_ex);
+
+  Kokkos::View<std::int32_t*, Memory> sums("sums", m);
+  kprim::inclusive_scan(space, counts, sums);
+  std::vector<std::int32_t> expected_sums(m);
+  std::int32_t sum = 0;
+  for (std::int64_t i = 0; i < m; ++i) expected_sums[i] = sum += host[i];
+  REQUIRE(first_mismatch(to_host(sums), expected_sums) == -1);
+}
+
 TEMPLATE_LIST_TEST_CASE("CRS offsets: exclusive_scan_each and kprim::parallel_scan equal Kokkos::parallel_scan",
                         "[lambdas][scan][crs]", SpaceOnly) {
   using Space = typename TestType::space;
@@ -541,6 +591,30 @@ TEMPLATE_LIST_TEST_CASE("copy_if and copy_index_if select in order, in one pass,
     const std::vector<std::int64_t> got_indices = to_host(indices);
     REQUIRE(first_mismatch(std::vector<std::int64_t>(got_indices.begin(), got_indices.begin() + selected),
                            expected_indices) == -1);
+
+    // 8-byte elements through a stride, and 16-byte elements (the kernels' other tunings).
+    std::vector<double> pairs(2 * n);
+    std::vector<double> expected_doubles;
+    std::vector<Kokkos::complex<double>> complexes(n);
+    std::vector<Kokkos::complex<double>> expected_complexes;
+    for (std::int64_t i = 0; i < n; ++i) {
+      pairs[2 * i] = double(host[i]) - 0.25;
+      pairs[2 * i + 1] = -7.0;  // never read
+      if (pairs[2 * i] < 0.0) expected_doubles.push_back(pairs[2 * i]);
+      complexes[i] = Kokkos::complex<double>(double(i), double(host[i]));
+      if (host[i] > 0.0f) expected_complexes.push_back(complexes[i]);
+    }
+    Kokkos::View<double*, Memory> doubles("doubles", n);
+    REQUIRE(select_strided_doubles(space, to_space(space, pairs, "pairs"), doubles) ==
+            std::int64_t(expected_doubles.size()));
+    const std::vector<double> got_doubles = to_host(doubles);
+    REQUIRE(first_mismatch(std::vector<double>(got_doubles.begin(), got_doubles.begin() + expected_doubles.size()),
+                           expected_doubles) == -1);
+    Kokkos::View<Kokkos::complex<double>*, Memory> selected_complexes("selected complexes", n);
+    REQUIRE(select_complex(space, to_space(space, complexes, "complexes"), selected_complexes) ==
+            std::int64_t(expected_complexes.size()));
+    const auto got_complexes = to_host(selected_complexes);
+    REQUIRE(std::equal(expected_complexes.begin(), expected_complexes.end(), got_complexes.begin()));
   }
   const auto x = to_space(space, std::vector<float>(100, 1.0f), "x");
   REQUIRE_THROWS_WITH(select_positive(space, x, Floats(x.data() + 10, 50), kprim::ScanAlgorithm::automatic),

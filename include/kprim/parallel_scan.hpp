@@ -75,6 +75,13 @@ struct KokkosScanFinal {
     T partial = prefix;
     f(Index(begin + j), partial, true);
   }
+  /// A whole tile [first, last) from its exclusive prefix (a host thread's tile,
+  /// team::LookbackScanTiles): the final pass as Kokkos runs it, the lambda carrying its own
+  /// partial, one call per index instead of a contribution call and a final call.
+  KOKKOS_FUNCTION void put_tile(std::int64_t first, std::int64_t last, const T& prefix) const {
+    T partial = prefix;
+    for (std::int64_t j = first; j < last; ++j) f(Index(begin + j), partial, true);
+  }
 };
 
 template <class Policy>

@@ -56,6 +56,12 @@ struct EachWrite {
     if constexpr (std::is_invocable_v<const Write&, std::int64_t, const T&, const T&>) write(i, prefix, T(f(i)));
     else write(i, prefix);
   }
+  /// A callback that writes a whole tile from its prefix itself (kprim::parallel_scan's final pass).
+  template <class W = Write>
+    requires requires(const W& w, std::int64_t i, const T& prefix) { w.put_tile(i, i, prefix); }
+  KOKKOS_FUNCTION void put_tile(std::int64_t first, std::int64_t last, const T& prefix) const {
+    write.put_tile(first, last, prefix);
+  }
 };
 
 /// EachWrite whose write needs nothing loaded: the callback is handed prefix and f(i) (kernels

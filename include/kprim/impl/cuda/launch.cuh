@@ -8,10 +8,12 @@
 #include <kprim/impl/cuda/api.hpp>
 #include <kprim/impl/cuda/reduce.cuh>
 #include <kprim/impl/cuda/scan.cuh>
+#include <kprim/impl/cuda/select.cuh>
 
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 
 namespace kprim::impl::cuda {
 
@@ -102,6 +104,24 @@ void scan_indexed(const Kokkos::Cuda& space, const Source& source, const Sink& s
     throw std::runtime_error("kprim (CUDA path): scan of more than 2^31 tiles");
   check_launch(int(launch_scan<T, Op, policy>(space.cuda_stream(), source, sink, n, exclusive, seed, op, total, temp)),
                "scan kernel launch");
+}
+
+/// The select_kernel tuning for a selection (by the size of what it loads per element).
+template <class Selection>
+using select_policy_for = default_select_policy<decltype(std::declval<const Selection&>().load(std::int64_t(0)))>;
+
+template <class Selection>
+std::size_t select_temp_bytes(std::int64_t n) {
+  return select_temp_bytes_for<select_policy_for<Selection>>(n);
+}
+
+/// Compacts [0, n) (n > 0) by `selection` (select_kernel); the count goes to *count.
+template <class Selection>
+void select(const Kokkos::Cuda& space, const Selection& selection, std::int64_t n, std::int64_t* count, void* temp) {
+  using policy = select_policy_for<Selection>;
+  if (select_tiles<policy>(n) > std::int64_t(0x7fffffff))
+    throw std::runtime_error("kprim (CUDA path): select of more than 2^31 tiles");
+  check_launch(int(launch_select<policy>(space.cuda_stream(), selection, n, count, temp)), "select kernel launch");
 }
 
 }  // namespace kprim::impl::cuda

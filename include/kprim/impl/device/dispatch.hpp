@@ -236,6 +236,29 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
   reduce_into(function, space, n, source, op, result, ReduceOptions{algorithm, options.tuning, options.determinism});
 }
 
+/// Compacts [0, n) by `selection` (kprim/copy_if.hpp) into `count` (a rank-0 View `space` can
+/// write): the hand-written CUDA select where it applies (a compaction is a scan of counts: the
+/// scan's trait decides), else portable() (the compaction on the portable scan).
+template <class Space, class Selection, class Count, class Portable>
+void run_select([[maybe_unused]] const char* function, [[maybe_unused]] const Space& space,
+                [[maybe_unused]] std::int64_t n, [[maybe_unused]] const Selection& selection,
+                [[maybe_unused]] const Count& count, [[maybe_unused]] const ScanOptions& options, Portable portable) {
+  if constexpr (cuda_indexed_avail_v<Space, Primitive::scan, std::int64_t, Sum>) {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+    if (options.algorithm == ScanAlgorithm::automatic) {  // exact counts: the same output in any order
+      detail::refuse_cuda_tuning(function, options.tuning, ScanAlgorithm::three_phase);
+      const detail::PathRegion region(function, "cuda");
+      with_result_slot<std::int64_t>(function, space, cuda::select_temp_bytes<Selection>(n), count,
+                                     [&](unsigned char* temp, std::int64_t* target) {
+                                       cuda::select(space, selection, n, target, temp);
+                                     });
+      return;
+    }
+#endif
+  }
+  portable();
+}
+
 /// Scans in -> out (exclusive: seeded with `seed`) with the algorithm `options` asks for; the
 /// total goes to `total` unless it is NoTotal. `in` is a View or an IndexSource, `out` a View or
 /// a Sink.

@@ -85,6 +85,13 @@ struct LookbackScanTiles {
     if (size == 1) {
       const T aggregate = thread::fold_run<T>(begin, end, get, op);
       const T prefix = publish_and_look_back(team, tile, aggregate, slots, window_flags, window_values);
+      if constexpr (requires { out.put.put_tile(begin, end, prefix); }) {
+        if (exclusive) {  // the sink writes the whole tile itself (copy_if.hpp, parallel_scan.hpp)
+          out.put.put_tile(begin, end, prefix);
+          if (total != nullptr && end == n) *total = op(prefix, aggregate);
+          return;
+        }
+      }
       const T after = thread::scan_run<T>(begin, end, get, [&](std::int64_t i, const T& v) { out(i) = v; }, prefix,
                                           exclusive, op);
       if (total != nullptr && end == n) *total = after;
