@@ -15,7 +15,7 @@
 //   --ladder      the seeds' ladders: float, double and int32 at n = 2^20, 2^24, 2^28 (those that fit
 //                 in memory and --max-log2), every algorithm (all rungs) and the peers of the same
 //                 run (copy, Kokkos, ...); perf_tests/ladder_table.py turns its summary CSV into the
-//                 README's ladder tables
+//                 the ladder tables of docs/performance.md
 //   --summary     summary CSV (default kprim-bench-summary.csv), header:
 //                 device,date,commit,primitive,impl,algorithm,type,n,time_us,gbps,pct_copy
 

@@ -13,7 +13,7 @@
 //   collective_us   the MPI collective alone on one value (MPI_Allreduce / MPI_Exscan), i.e.
 //                   the latency part of the overhead
 //   local_reduce_us for scans: the local reduce that the distributed scan runs first (its
-//                   overhead is this + the collective; see the README, "Distributed (MPI)")
+//                   overhead is this + the collective; see docs/mpi.md)
 //   gbps_per_rank   bytes a local call must move (reduce: n reads, scan: n reads + n writes)
 //                   divided by distributed_us
 // Rows go to stdout (rank 0) and to --csv.

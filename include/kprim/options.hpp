@@ -91,14 +91,14 @@ inline constexpr ReduceAlgorithm reduce_ladder[] = {
 inline constexpr ScanAlgorithm scan_ladder[] = {ScanAlgorithm::hillis_steele, ScanAlgorithm::blelloch,
                                                 ScanAlgorithm::brent_kung};
 
-/// How far results are reproducible (see README, "Reproducible results").
+/// How far results are reproducible (see docs/reproducibility.md).
 enum class Determinism {
   /// The fastest algorithm for the space. Reduce and dot give the same bits run after run on the
   /// same device with the same tuning; scans on the single-pass paths may differ in the last bits
   /// of floating-point results from run to run (their look-back combines whatever is published).
   fastest,
   /// The same bits for the same input, op and n on every run, team size, tile count, thread count,
-  /// GPU and execution space: the order of operations is a function of n alone (README gives it).
+  /// GPU and execution space: the order of operations is a function of n alone (docs/reproducibility.md gives it).
   /// Integer types with the built-in ops are exact in any order and keep the fastest paths.
   bitwise,
 };

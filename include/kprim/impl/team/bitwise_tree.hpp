@@ -1,7 +1,7 @@
 #pragma once
 // Team layer of Determinism::bitwise: the fixed tree over one tile's leaves, built in scratch.
 //
-// The order of operations is a function of n alone (README, "Reproducible results"):
+// The order of operations is a function of n alone (docs/reproducibility.md):
 // - a leaf is `leaf_size` consecutive elements (the last may be shorter), folded left to right;
 // - leaves are combined by the pairwise tree over aligned power-of-two blocks: node (l, i) covers
 //   leaves [i 2^l, (i + 1) 2^l) and is op(node (l-1, 2i), node (l-1, 2i+1)), or node (l-1, 2i)
