@@ -2,7 +2,8 @@
 # prefix, then configure, build and run the consumer project against it, with kprim and Kokkos
 # given through the environment's CMAKE_PREFIX_PATH (as `module load` sets it). Then a decoy Kokkos
 # of another version first on CMAKE_PREFIX_PATH: the package must take it (the consumer's environment before the
-# build-time location) and refuse it with a message naming both versions.
+# build-time location) and refuse it with a message naming both versions. With EXAMPLES_SOURCE_DIR,
+# the examples project is built against the installed package too and its programs run.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run)
@@ -19,6 +20,15 @@ run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
 if(EXISTS ${WORK_DIR}/build/consumer_mpi)
   run(${WORK_DIR}/build/consumer_mpi)  # a singleton MPI process, no mpiexec needed
+endif()
+
+# examples/: built against the installed package and run, as a user's project would be.
+if(EXAMPLES_SOURCE_DIR)
+  get_filename_component(cmake_bin ${CMAKE_COMMAND} DIRECTORY)
+  run(${CMAKE_COMMAND} -S ${EXAMPLES_SOURCE_DIR} -B ${WORK_DIR}/examples -G ${GENERATOR}
+      -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+  run(${CMAKE_COMMAND} --build ${WORK_DIR}/examples)
+  run(${cmake_bin}/ctest --test-dir ${WORK_DIR}/examples --output-on-failure)
 endif()
 
 # The decoy: a Kokkos 99.0.0 config ahead of everything else.

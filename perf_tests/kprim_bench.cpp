@@ -980,6 +980,33 @@ int main(int argc, char* argv[]) {
   if (benchmark::ReportUnrecognizedArguments(rest_count, rest.data())) return 1;
 
   const std::string device = device_name();
+  // In every report (the console header, --benchmark_out JSON's "context"): what was measured where.
+  std::string backends;
+  const auto backend = [&](const char* name) { backends += (backends.empty() ? "" : ",") + std::string(name); };
+#ifdef KOKKOS_ENABLE_SERIAL
+  backend("Serial");
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  backend("OpenMP");
+#endif
+#ifdef KOKKOS_ENABLE_THREADS
+  backend("Threads");
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+  backend("Cuda");
+#endif
+#ifdef KOKKOS_ENABLE_HIP
+  backend("HIP");
+#endif
+#ifdef KOKKOS_ENABLE_SYCL
+  backend("SYCL");
+#endif
+  benchmark::AddCustomContext("kprim_version", kprim::version_string());
+  benchmark::AddCustomContext("kprim_commit", KPRIM_GIT_COMMIT);
+  benchmark::AddCustomContext("kokkos_version", std::to_string(KOKKOS_VERSION));
+  benchmark::AddCustomContext("kokkos_backends", backends);
+  benchmark::AddCustomContext("execution_space", Space::name());
+  benchmark::AddCustomContext("device", device);
   std::vector<std::int64_t> sizes;
   if (settings.ladder) {
     for (const int log2 : {20, 24, 28})
