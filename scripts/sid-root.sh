@@ -13,7 +13,8 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 root=${KPRIM_SID_ROOT:-$repo/.sid-root}
 mirror=${KPRIM_SID_MIRROR:-http://deb.debian.org/debian}
 # clang + libomp-dev: the determinism tests are also built with clang under -march=native.
-packages=g++,cmake,ninja-build,make,git,libkokkos-dev,catch2,libbenchmark-dev,python3,ca-certificates,libopenmpi-dev,openmpi-bin,clang,libomp-dev
+# doxygen: the API reference (`docs` target), built with warnings as errors by scripts/test.sh.
+packages=g++,cmake,ninja-build,make,git,libkokkos-dev,catch2,libbenchmark-dev,python3,ca-certificates,libopenmpi-dev,openmpi-bin,clang,libomp-dev,doxygen
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 

@@ -6,12 +6,15 @@
 # code runs several times slower). KPRIM_SKIP_SANITIZERS=1 skips that second pass. Last, the
 # determinism tests alone are built with g++ and with clang under the flags clusters build with
 # (-O3 -march=native -ffp-contract=fast) and check the golden file; KPRIM_SKIP_NATIVE=1 skips them.
+# The API reference is built after the first pass (`docs` target, Doxygen warnings as errors).
 set -euo pipefail
 if [ ! -f /.kprim-ready ]; then
   exec "$(dirname "${BASH_SOURCE[0]}")/sid-root.sh" scripts/test.sh "$@"
 fi
 scripts/build.sh
 ctest --test-dir build/cpu --output-on-failure --verbose "$@"
+# The API reference (Doxygen over the public headers), its warnings errors like the compiler's.
+cmake --build build/cpu --target docs
 
 if [ "${KPRIM_SKIP_SANITIZERS:-0}" != 1 ]; then
   # -O1: ASan's recommended level, and much quicker to compile than -O3.

@@ -2,11 +2,13 @@
 /// @file
 /// kprim::parallel_scan — takes a `Kokkos::parallel_scan` functor or lambda unchanged and runs it
 /// on kprim's single-pass scan. Switching is one call:
+/// @code
 ///   Kokkos::parallel_scan("offsets", n, KOKKOS_LAMBDA(int i, std::int64_t& partial, bool final) {
 ///     if (final) offsets(i) = partial;
 ///     partial += count(i);
 ///   }, nnz);
-/// becomes kprim::parallel_scan("offsets", n, <the same lambda>, nnz).
+/// @endcode
+/// becomes `kprim::parallel_scan("offsets", n, lambda, nnz)` with the same lambda.
 ///
 /// The form kprim can represent exactly is the one Kokkos documents for a sum: the functor adds
 /// to `partial` a contribution that depends on i only, and reads `partial` (the exclusive prefix)
