@@ -13,8 +13,10 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 root=${KPRIM_SID_ROOT:-$repo/.sid-root}
 mirror=${KPRIM_SID_MIRROR:-http://deb.debian.org/debian}
 # clang + libomp-dev: the determinism tests are also built with clang under -march=native.
-# doxygen: the API reference (`docs` target), built with warnings as errors by scripts/test.sh.
-packages=g++,cmake,ninja-build,make,git,libkokkos-dev,catch2,libbenchmark-dev,python3,ca-certificates,libopenmpi-dev,openmpi-bin,clang,libomp-dev,doxygen
+base_packages=g++,cmake,ninja-build,make,git,libkokkos-dev,catch2,libbenchmark-dev,python3,ca-certificates,libopenmpi-dev,openmpi-bin,clang,libomp-dev
+# Installed with apt once the root exists (its dependency resolution, not debootstrap's):
+# doxygen for the API reference (`docs` target), built with warnings as errors by scripts/test.sh.
+packages=$base_packages,doxygen
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -23,7 +25,7 @@ if [ ! -f "$root/.kprim-ready" ]; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
   fi
-  echo "sid-root: creating $root (Debian sid, $packages)"
+  echo "sid-root: creating $root (Debian sid, $base_packages)"
   # Never delete through a mount left by an interrupted run (it could be the repository itself).
   if grep -q " $root/" /proc/mounts; then
     echo "sid-root: something is still mounted below $root; unmount it first:" >&2
@@ -31,7 +33,7 @@ if [ ! -f "$root/.kprim-ready" ]; then
     exit 1
   fi
   as_root rm -rf "$root"
-  as_root debootstrap --variant=minbase --include="$packages" sid "$root" "$mirror" >"$repo/.sid-root.log" 2>&1 ||
+  as_root debootstrap --variant=minbase --include="$base_packages" sid "$root" "$mirror" >"$repo/.sid-root.log" 2>&1 ||
     { tail -n 30 "$repo/.sid-root.log"; exit 1; }
   # The archive's sid index can be past its Valid-Until date; apt inside would refuse it.
   echo 'Acquire::Check-Valid-Until "false";' | as_root tee "$root/etc/apt/apt.conf.d/99kprim-no-valid-until" >/dev/null
@@ -41,9 +43,9 @@ if [ ! -f "$root/.kprim-ready" ]; then
       [ -e "$dir/$lib" ] || as_root ar rc "$dir/$lib"
     done
   done
-  echo "$packages" | as_root tee "$root/.kprim-ready" >/dev/null
+  echo "$base_packages" | as_root tee "$root/.kprim-ready" >/dev/null
 fi
-# A root made from an older package list gets what the list has gained.
+# A root made from an older package list (or by debootstrap just now) gets what the list has gained.
 if [ "$(cat "$root/.kprim-ready")" != "$packages" ]; then
   echo "sid-root: installing the packages added since $root was made"
   as_root chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \

@@ -34,16 +34,9 @@ struct SelectPolicy {
   static_assert(BlockSize % 32 == 0 && BlockSize <= 32 * 32, "kprim: select blocks are 1 to 32 whole warps");
 };
 
-// H100 80GB HBM3, 2026-11-24, kprim-select-tuning --reps=30 (values > 0 kept, CUB DeviceSelect::If
-// time / kprim time at 2^24 / 2^26 / 2^28; perf_tests/results/NVIDIA-H100-2026-11-24-select-tuning.csv):
-//   float 50%  128 x 32 / 8 staged  1.00 / 1.04 / 1.04 (10% kept 0.99 / 0.99, 90% 1.05 / 1.12)  <- 4-byte
-//              128 x 32 / 6 staged  0.90-0.93 / 0.95-0.96 / 0.93;  256 x 16 / 6 staged 0.90 / 0.90 / 0.88
-//              256 x 24 / 3 direct  0.91 / 0.92-0.94 / 0.92;  a warp per tile 0.67-0.69
-//   int64 50%  256 x 24 / 4 direct  1.02 / - / 1.05                                            <- 8-byte
-//              128 x 32 / 8 staged  0.78 / - / 0.78 (64 registers for 32 payloads: spills)
-// The block waits at the barrier behind warp 0's look-back (ncu, float 2^24: 15 of 28 cycles per
-// issued instruction at 256 x 16 / 6); small blocks with many elements keep more tiles in flight.
-// A 100 or 400 ns pause between look-back polls changed nothing (spin). Larger payloads untested.
+// 4-byte payloads: 128 x 32, 8 blocks/SM, staged: 1.00-1.04x CUB DeviceSelect::If (float, half
+// kept, 2^24-2^28, H100); 8-byte: 256 x 24, 4 blocks/SM, stored from registers: 1.01-1.05x (staged
+// tiles of 32 spill). Sweeps and what was dropped: perf_tests/results/README.md, "copy_if on its own kernel".
 template <class Payload>
 using default_select_policy =
     std::conditional_t<sizeof(Payload) <= 4, SelectPolicy<128, 32, 8>,
