@@ -259,25 +259,42 @@ std::vector<std::int64_t> lambda_sizes() {
 }
 
 std::vector<std::string> pushed_regions;
+std::vector<std::string> begun_kernels;  // parallel_for announcements (Kokkos' kernels and kprim's CUDA ones)
 void record_region(const char* name) { pushed_regions.emplace_back(name); }
+void record_kernel(const char* name, std::uint32_t, std::uint64_t* id) {
+  begun_kernels.emplace_back(name);
+  *id = begun_kernels.size();
+}
 struct RegionLog {
   RegionLog() {
     pushed_regions.clear();
+    begun_kernels.clear();
     Kokkos::Tools::Experimental::set_push_region_callback(record_region);
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(record_kernel);
   }
-  ~RegionLog() { Kokkos::Tools::Experimental::set_push_region_callback(nullptr); }
+  ~RegionLog() {
+    Kokkos::Tools::Experimental::set_push_region_callback(nullptr);
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+  }
   RegionLog(const RegionLog&) = delete;
   RegionLog& operator=(const RegionLog&) = delete;
 };
 
-/// The call ran the hand-written CUDA kernels on CUDA (and named its path elsewhere).
+/// The call ran the hand-written CUDA kernels on CUDA (and named its path elsewhere); on CUDA
+/// those kernels were announced to Kokkos Tools by name ("kprim::cuda::..._kernel").
 template <class Space>
 void require_path(const char* function) {
   const std::string expected = std::string(function) + (runs_cuda_kernels_v<Space> ? " [cuda]" : " [");
   INFO("regions pushed: " << pushed_regions.size() << (pushed_regions.empty() ? "" : ", last: " + pushed_regions.back()));
   REQUIRE(std::any_of(pushed_regions.begin(), pushed_regions.end(),
                       [&](const std::string& name) { return name.rfind(expected, 0) == 0; }));
+  if constexpr (runs_cuda_kernels_v<Space>) {
+    INFO("kernels begun: " << begun_kernels.size() << (begun_kernels.empty() ? "" : ", last: " + begun_kernels.back()));
+    REQUIRE(std::any_of(begun_kernels.begin(), begun_kernels.end(),
+                        [](const std::string& name) { return name.rfind("kprim::cuda::", 0) == 0; }));
+  }
   pushed_regions.clear();
+  begun_kernels.clear();
 }
 
 std::vector<std::int32_t> host_counts(std::int64_t n) {

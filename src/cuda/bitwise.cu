@@ -71,6 +71,7 @@ void launch_bitwise(const Kokkos::Cuda& space, Input<T> x, Input<T> y, Output<T>
   bool vectorized = x.stride == 1 && is_aligned16(x.data);
   if (Dot) vectorized = vectorized && y.stride == 1 && is_aligned16(y.data);
   if (Scan) vectorized = vectorized && out.stride == 1 && is_aligned16(out.data);
+  const ToolsKernel announce("kprim::cuda::bitwise_kernel", space);
   if (vectorized)
     bitwise_kernel<T, Op, true, Scan, Dot><<<unsigned(tiles), bitwise_block_size, 0, stream>>>(
         x, y, out, n, tiles, exclusive, seed, op, total, nodes, counter);

@@ -107,6 +107,25 @@ unsigned* reduce_ticket(const Kokkos::Cuda& space);
 /// header needs no CUDA runtime header).
 void check_launch(int status, const char* what);
 
+/// A hand-written kernel launch announced to Kokkos Tools as a parallel_for named `name`, so kernel
+/// timers, the space-time stack and nvtx connectors see it (inside the call's "kprim::<function>
+/// [cuda]" region), as they see Kokkos' own kernels. One flag test when no tool is loaded.
+class ToolsKernel {
+ public:
+  ToolsKernel(const char* name, const Kokkos::Cuda& space) : active_(Kokkos::Tools::profileLibraryLoaded()) {
+    if (active_) Kokkos::Tools::beginParallelFor(name, Kokkos::Tools::Experimental::device_id(space), &id_);
+  }
+  ~ToolsKernel() {
+    if (active_) Kokkos::Tools::endParallelFor(id_);
+  }
+  ToolsKernel(const ToolsKernel&) = delete;
+  ToolsKernel& operator=(const ToolsKernel&) = delete;
+
+ private:
+  bool active_;
+  std::uint64_t id_ = 0;
+};
+
 // The combinations compiled into the library: every built-in type with itself and the built-in
 // ops, and the widening sums applications ask for most (int32 -> int64 counts and offsets,
 // float -> double sums and dots).

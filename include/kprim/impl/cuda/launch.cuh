@@ -39,6 +39,7 @@ void launch_reduce(const Kokkos::Cuda& space, const Source& source, std::int64_t
   const int grid = reduce_grid_size<Policy>(cached_sm_count(space), n, 16 / Source::width);
   T* const partials = reinterpret_cast<T*>(static_cast<unsigned char*>(temp) + 16);
   unsigned* const ticket = grid > 1 ? reduce_ticket(space) : nullptr;
+  const ToolsKernel announce("kprim::cuda::reduce_kernel", space);
   reduce_kernel<T, Op, Source, Policy><<<grid, Policy::block_size, 0, space.cuda_stream()>>>(source, n, op, partials,
                                                                                             ticket, result);
   check_launch(int(cudaGetLastError()), "reduce kernel launch");
@@ -92,6 +93,7 @@ void scan(const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n
   using policy = default_scan_policy<T>;
   if (scan_tiles<policy>(n) > std::int64_t(0x7fffffff))
     throw std::runtime_error("kprim (CUDA path): scan of more than 2^31 tiles");
+  const ToolsKernel announce("kprim::cuda::scan_kernel", space);
   check_launch(int(launch_scan<T, Op, policy>(space.cuda_stream(), in, out, n, exclusive, seed, op, total, temp)),
                "scan kernel launch");
 }
@@ -102,6 +104,7 @@ void scan_indexed(const Kokkos::Cuda& space, const Source& source, const Sink& s
   using policy = default_scan_policy<T>;
   if (scan_tiles<policy>(n) > std::int64_t(0x7fffffff))
     throw std::runtime_error("kprim (CUDA path): scan of more than 2^31 tiles");
+  const ToolsKernel announce("kprim::cuda::scan_kernel", space);
   check_launch(int(launch_scan<T, Op, policy>(space.cuda_stream(), source, sink, n, exclusive, seed, op, total, temp)),
                "scan kernel launch");
 }
@@ -121,6 +124,7 @@ void select(const Kokkos::Cuda& space, const Selection& selection, std::int64_t 
   using policy = select_policy_for<Selection>;
   if (select_tiles<policy>(n) > std::int64_t(0x7fffffff))
     throw std::runtime_error("kprim (CUDA path): select of more than 2^31 tiles");
+  const ToolsKernel announce("kprim::cuda::select_kernel", space);
   check_launch(int(launch_select<policy>(space.cuda_stream(), selection, n, count, temp)), "select kernel launch");
 }
 
