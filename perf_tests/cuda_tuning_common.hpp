@@ -4,11 +4,14 @@
 
 #include <cuda_runtime.h>
 
+#include "perf_args.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -76,25 +79,26 @@ struct Options {
   std::vector<std::string> types{"float", "double", "int32", "int64"};
 };
 
-/// Parses argv into `options`; prints the usage of `tool` and returns false on anything else.
-inline bool parse_options(int argc, char** argv, const char* tool, Options& options) {
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    if (arg.rfind("--reps=", 0) == 0) {
-      options.reps = std::max(1, std::atoi(arg.c_str() + 7));
-    } else if (arg.rfind("--log2=", 0) == 0) {
-      options.log2s.clear();
-      for (const auto& part : split(arg.substr(7))) options.log2s.push_back(std::atoi(part.c_str()));
-    } else if (arg.rfind("--candidates=", 0) == 0) {
-      options.max_candidates = std::atoi(arg.c_str() + 13);
-    } else if (arg.rfind("--types=", 0) == 0) {
-      options.types = split(arg.substr(8));
-    } else {
-      std::fprintf(stderr, "usage: %s [--reps=N] [--log2=20,24,...] [--types=float,double,int32,int64] [--candidates=K]\n",
-                   tool);
-      return false;
-    }
-  }
+/// Parses argv into `options` (perf_args.hpp: --help, unknown options are errors); `more` adds a
+/// tool's own options. Returns true (--help and errors exit).
+inline bool parse_options(int argc, char** argv, const char* tool, const char* summary, Options& options,
+                          const std::function<void(kprim_perf::Arguments&)>& more = {}) {
+  const auto list = [](const std::string& text) { return split(text); };
+  kprim_perf::Arguments args(tool, summary);
+  args.without_kokkos();
+  args.option("reps", "N", "timed calls per candidate, the median reported (default 20)",
+              [&](const std::string& v) { options.reps = kprim_perf::positive_int(v, "--reps"); })
+      .option("log2", "A,B,...", "sizes 2^A, 2^B, ... (default 20,24,26,28)",
+              [&](const std::string& v) {
+                options.log2s.clear();
+                for (const auto& part : list(v)) options.log2s.push_back(kprim_perf::positive_int(part, "--log2"));
+              })
+      .option("types", "T,...", "float, double, int32, int64 (default: the tool's)",
+              [&](const std::string& v) { options.types = list(v); })
+      .option("candidates", "K", "only the first K policies (1: today's default)",
+              [&](const std::string& v) { options.max_candidates = kprim_perf::positive_int(v, "--candidates"); });
+  if (more) more(args);
+  args.parse(argc, argv);
   return true;
 }
 

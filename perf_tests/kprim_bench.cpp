@@ -24,6 +24,8 @@
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
+#include "perf_args.hpp"
+
 #if defined(KOKKOS_ENABLE_CUDA) && defined(KPRIM_BENCH_WITH_CUB)
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -964,16 +966,23 @@ void print_table() {
 
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard kokkos(argc, argv);  // takes --kokkos-* flags out of argv
+  kprim_perf::Arguments args("kprim-bench",
+                            "kprim-bench: kprim's primitives beside Kokkos, CUB (CUDA) and a copy, each result checked "
+                            "(docs/benchmarking.md)");
+  args.option("quick", "", "float and int32 at 2^10, 2^16, 2^20, 5 timed calls: a smoke run",
+              [](const std::string&) { settings.quick = true; })
+      .option("ladder", "", "the seeds' ladders: every algorithm at 2^20, 2^24, 2^28 (perf_tests/ladder_table.py)",
+              [](const std::string&) { settings.ladder = true; })
+      .option("reps", "N", "timed calls per benchmark, the median reported (default 20)",
+              [](const std::string& v) { settings.repetitions = kprim_perf::positive_int(v, "--reps"); })
+      .option("max-log2", "K", "largest n is 2^K (default 30; sizes that do not fit in memory are skipped)",
+              [](const std::string& v) { settings.max_log2 = kprim_perf::positive_int(v, "--max-log2"); })
+      .option("summary", "FILE", "summary CSV (default kprim-bench-summary.csv)",
+              [](const std::string& v) { settings.summary = v; })
+      .pass_through("--benchmark_", "Google Benchmark's flags: --benchmark_filter=REGEX, --benchmark_out=FILE, ...");
+  args.parse(argc, argv);
   std::vector<char*> rest{argv[0]};
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--quick") settings.quick = true;
-    else if (arg == "--ladder") settings.ladder = true;
-    else if (arg.rfind("--reps=", 0) == 0) settings.repetitions = std::max(1, std::atoi(arg.c_str() + 7));
-    else if (arg.rfind("--max-log2=", 0) == 0) settings.max_log2 = std::atoi(arg.c_str() + 11);
-    else if (arg.rfind("--summary=", 0) == 0) settings.summary = arg.substr(10);
-    else rest.push_back(argv[i]);
-  }
+  rest.insert(rest.end(), args.passed_through().begin(), args.passed_through().end());
   if (settings.quick) settings.repetitions = std::min(settings.repetitions, 5);
   int rest_count = int(rest.size());
   benchmark::Initialize(&rest_count, rest.data());

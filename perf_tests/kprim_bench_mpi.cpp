@@ -24,6 +24,8 @@
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
+#include "perf_args.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -44,17 +46,16 @@ struct Settings {
 
 Settings parse(int argc, char* argv[]) {
   Settings s;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&](const char* key) -> const char* {
-      const std::size_t length = std::strlen(key);
-      return arg.compare(0, length, key) == 0 ? arg.c_str() + length : nullptr;
-    };
-    if (const char* v = value("--min-log2=")) s.min_log2 = std::atoi(v);
-    else if (const char* v2 = value("--max-log2=")) s.max_log2 = std::atoi(v2);
-    else if (const char* v3 = value("--reps=")) s.reps = std::atoi(v3);
-    else if (const char* v4 = value("--csv=")) s.csv = v4;
-  }
+  kprim_perf::Arguments args("kprim-bench-mpi", "kprim-bench-mpi: kprim::mpi reduce, dot and scans against MPI "
+                                                "collectives over the same data (run under mpiexec)");
+  args.option("min-log2", "K", "smallest local n is 2^K",
+              [&](const std::string& v) { s.min_log2 = kprim_perf::positive_int(v, "--min-log2"); })
+      .option("max-log2", "K", "largest local n is 2^K (default 28)",
+              [&](const std::string& v) { s.max_log2 = kprim_perf::positive_int(v, "--max-log2"); })
+      .option("reps", "N", "timed calls, the median of the slowest rank reported (default 30)",
+              [&](const std::string& v) { s.reps = kprim_perf::positive_int(v, "--reps"); })
+      .option("csv", "FILE", "also write the rows to FILE (rank 0)", [&](const std::string& v) { s.csv = v; });
+  args.parse(argc, argv);
   return s;
 }
 

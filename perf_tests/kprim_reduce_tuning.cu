@@ -145,7 +145,8 @@ void run_type(const char* type, const std::vector<int>& log2s, int reps, int max
 
 int main(int argc, char** argv) {
   Options options;
-  if (!parse_options(argc, argv, "kprim-reduce-tuning", options)) return 2;
+  parse_options(argc, argv, "kprim-reduce-tuning",
+                "kprim-reduce-tuning: the CUDA reduce/dot kernel under several block shapes against CUB DeviceReduce and a copy", options);
   cudaDeviceProp properties{};
   check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
   std::printf("# %s, sums into device memory, median of %d\nprimitive,type,n,candidate,time_us,gbps,vs_cub,vs_copy\n",

@@ -124,7 +124,8 @@ void run_type(const char* type, const std::vector<int>& log2s, int reps, int max
 
 int main(int argc, char** argv) {
   Options options;
-  if (!parse_options(argc, argv, "kprim-scan-tuning", options)) return 2;
+  parse_options(argc, argv, "kprim-scan-tuning",
+                "kprim-scan-tuning: the CUDA scan kernel under several tile shapes against CUB DeviceScan and a copy (inclusive sum)", options);
   cudaDeviceProp properties{};
   check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
   std::printf("# %s, inclusive sum, median of %d\ntype,n,candidate,time_us,gbps,vs_cub,vs_copy\n", properties.name,

@@ -148,13 +148,13 @@ int main(int argc, char** argv) {
   Options options;
   options.types = {"float", "int64"};
   int percent = 50;
-  std::vector<char*> rest{argv[0]};
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    if (arg.rfind("--percent=", 0) == 0) percent = std::atoi(arg.c_str() + 10);
-    else rest.push_back(argv[a]);
-  }
-  if (!parse_options(int(rest.size()), rest.data(), "kprim-select-tuning [--percent=P]", options)) return 2;
+  parse_options(argc, argv, "kprim-select-tuning",
+                "kprim-select-tuning: the CUDA compaction kernel (copy_if) under several tile shapes against CUB "
+                "DeviceSelect::If and a copy",
+                options, [&](kprim_perf::Arguments& args) {
+                  args.option("percent", "P", "percent of the elements kept (default 50)",
+                              [&](const std::string& v) { percent = kprim_perf::positive_int(v, "--percent"); });
+                });
   cudaDeviceProp properties{};
   check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
   std::printf("# %s, select values > 0 (%d%% kept), median of %d\ntype,n,candidate,time_us,gbps,vs_cub,vs_copy\n",

@@ -9,6 +9,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "perf_args.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -55,7 +57,11 @@ void check(bool ok, const std::string& what) {
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   std::vector<int> log2_sizes;
-  for (int i = 1; i < argc; ++i) log2_sizes.push_back(std::atoi(argv[i]));
+  kprim_perf::Arguments args("kprim-table", "kprim-table: kprim's primitives beside Kokkos' own and a copy, "
+                                            "float, each result checked; a quick health check");
+  args.positional("[log2 sizes ...] (default 20 24 26)",
+                  [&](const std::string& v) { log2_sizes.push_back(kprim_perf::positive_int(v, "a log2 size")); });
+  args.parse(argc, argv);
   if (log2_sizes.empty()) log2_sizes = {20, 24, 26};
 
   std::printf("kprim %s on %s (Kokkos %d), float\n", kprim::version_string(), Space::name(), KOKKOS_VERSION);
