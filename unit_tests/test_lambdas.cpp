@@ -433,6 +433,23 @@ TEMPLATE_LIST_TEST_CASE("reduce and scans take an init value and ops without ide
   }
 }
 
+/// transform_scans' outputs for counts host[0 .. n): inclusive sums, exclusive sums from 11, total.
+template <class Offsets, class Total>
+void require_transform_scans(const std::vector<std::int32_t>& host, std::int64_t n, const Offsets& inclusive,
+                             const Offsets& exclusive, const Total& total) {
+  std::vector<std::int64_t> expected_in(n), expected_ex(n);
+  std::int64_t running = 0, running_ex = 11;
+  for (std::int64_t i = 0; i < n; ++i) {
+    expected_ex[i] = running_ex;
+    running_ex += host[i];
+    running += host[i];
+    expected_in[i] = running;
+  }
+  REQUIRE(first_mismatch(to_host(inclusive), expected_in) == -1);
+  REQUIRE(first_mismatch(to_host(exclusive), expected_ex) == -1);
+  REQUIRE(to_host(Kokkos::View<std::int64_t*, typename Total::memory_space>(total.data(), 1))[0] == running_ex);
+}
+
 TEMPLATE_LIST_TEST_CASE("transform scans of an index lambda, with their totals", "[lambdas][scan]", SpaceOnly) {
   using Space = typename TestType::space;
   using Memory = typename Space::memory_space;
@@ -449,17 +466,7 @@ TEMPLATE_LIST_TEST_CASE("transform scans of an index lambda, with their totals",
       if (algorithm == kprim::ScanAlgorithm::automatic) {
         require_path<Space>("kprim::transform_inclusive_scan");
       }
-      std::vector<std::int64_t> expected_in(n), expected_ex(n);
-      std::int64_t running = 0, running_ex = 11;
-      for (std::int64_t i = 0; i < n; ++i) {
-        expected_ex[i] = running_ex;
-        running_ex += host[i];
-        running += host[i];
-        expected_in[i] = running;
-      }
-      REQUIRE(first_mismatch(to_host(inclusive), expected_in) == -1);
-      REQUIRE(first_mismatch(to_host(exclusive), expected_ex) == -1);
-      REQUIRE(to_host(Kokkos::View<std::int64_t*, Memory>(total.data(), 1))[0] == running_ex);
+      require_transform_scans(host, n, inclusive, exclusive, total);
     }
   }
   Int64s<Space> out("out", 5);
@@ -482,17 +489,7 @@ TEMPLATE_LIST_TEST_CASE("transform scans and View scans of outputs larger than t
   Int64s<Space> inclusive("inclusive", n), exclusive("exclusive", n);
   Kokkos::View<std::int64_t, Memory> total("total");
   transform_scans(space, counts, n, inclusive, exclusive, total, kprim::ScanAlgorithm::automatic);
-  std::vector<std::int64_t> expected_in(n), expected_ex(n);
-  std::int64_t running = 0, running_ex = 11;
-  for (std::int64_t i = 0; i < n; ++i) {
-    expected_ex[i] = running_ex;
-    running_ex += host[i];
-    running += host[i];
-    expected_in[i] = running;
-  }
-  REQUIRE(first_mismatch(to_host(inclusive), expected_in) == -1);
-  REQUIRE(first_mismatch(to_host(exclusive), expected_ex) == -1);
-  REQUIRE(to_host(Kokkos::View<std::int64_t*, Memory>(total.data(), 1))[0] == running_ex);
+  require_transform_scans(host, n, inclusive, exclusive, total);
 
   Kokkos::View<std::int32_t*, Memory> sums("sums", m);
   kprim::inclusive_scan(space, counts, sums);
