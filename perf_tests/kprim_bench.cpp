@@ -875,6 +875,48 @@ void register_lambdas(std::int64_t n) {
   }
 }
 
+// ---- profiling regions with no tool loaded (issue #23) -------------------------------------
+// Every kprim call opens a Kokkos Tools region named after its function and path
+// (impl::PathRegion); with no tool loaded that costs one query of Kokkos' tool state. Timed on
+// its own (batches of 1000 regions) beside the call it must stay invisible in: a float reduce
+// of 2^16, the smallest call whose cost is the kernel's, timed in the same benchmark.
+void register_tools_cost() {
+  benchmark::RegisterBenchmark("tools:no_tool_region/float/65536", [](benchmark::State& state) {
+    constexpr int batch = 1000;
+    for (auto _ : state) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int i = 0; i < batch; ++i) kprim::impl::detail::PathRegion region("kprim::reduce", "bench");
+      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / batch);
+    }
+    std::vector<double> region_s, reduce_s;
+    const std::int64_t n = 1 << 16;
+    Inputs<float>& in = inputs<float>(n);
+    float value = 0;
+    for (int r = 0; r < 50; ++r) {
+      auto start = std::chrono::steady_clock::now();
+      for (int i = 0; i < batch; ++i) kprim::impl::detail::PathRegion region("kprim::reduce", "bench");
+      region_s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / batch);
+      start = std::chrono::steady_clock::now();
+      value = kprim::reduce(Space(), in.x);
+      reduce_s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    if (value != in.sum) wrong("kprim::reduce (tools cost)");
+    std::sort(region_s.begin(), region_s.end());
+    std::sort(reduce_s.begin(), reduce_s.end());
+    const double region = region_s[region_s.size() / 2], reduce = reduce_s[reduce_s.size() / 2];
+    state.counters["ns_per_region"] = region * 1e9;
+    state.counters["reduce_2^16_us"] = reduce * 1e6;
+    state.counters["pct_of_reduce"] = 100.0 * region / reduce;
+    std::printf("no-tool profiling region: %.1f ns per call = %.4f%% of a float reduce of 2^16 (%.1f us), "
+                "tool loaded: %s\n",
+                region * 1e9, 100.0 * region / reduce, reduce * 1e6,
+                Kokkos::Profiling::profileLibraryLoaded() ? "yes" : "no");
+  })
+      ->UseManualTime()
+      ->Iterations(settings.repetitions)
+      ->Unit(benchmark::kNanosecond);
+}
+
 // ---- sizes, device, report ----------------------------------------------------------------
 
 std::size_t memory_bytes() {
@@ -1047,6 +1089,7 @@ int main(int argc, char* argv[]) {
       register_app(n);
       register_lambdas(n);
     }
+  register_tools_cost();
   std::printf("kprim-bench: kprim %s (commit %s), Kokkos %d, space %s, device %s\n", kprim::version_string(),
               KPRIM_GIT_COMMIT, KOKKOS_VERSION, Space::name(), device.c_str());
   benchmark::RunSpecifiedBenchmarks();

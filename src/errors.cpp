@@ -13,6 +13,12 @@ void throw_not_initialized(const char* function) {
                                "Kokkos::finalize)");
 }
 
+void throw_wrong_thread(const char* function, const char* space) {
+  throw kprim::wrong_thread(std::string(function) + ": Kokkos::" + space +
+                            " runs work only from the host thread that initialized Kokkos; this call came from "
+                            "another thread (call kprim from that thread, or use the OpenMP or Serial backend)");
+}
+
 void throw_allocation_error(const char* function, std::size_t bytes, const char* memory_space,
                             const std::string& why) {
   throw kprim::allocation_error(std::string(function) + ": cannot allocate " + std::to_string(bytes) +

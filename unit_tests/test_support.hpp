@@ -342,14 +342,23 @@ Kokkos::View<T*, typename Space::memory_space> to_space(const Space&, const std:
   return view;
 }
 
-/// Copies any rank-1 View (any layout, any memory space) to a host vector.
+/// Copies any rank-1 View (any layout, any memory space) to a host vector. Host-accessible Views
+/// are read in place, with no kernel: a copy kernel would run on the memory space's default
+/// space, which may take no work from this thread (Kokkos::Threads beside Serial).
 template <class V>
 std::vector<typename V::non_const_value_type> to_host(const V& view) {
   using T = typename V::non_const_value_type;
-  Kokkos::View<T*, typename V::memory_space> contiguous("kprim_test::contiguous", view.extent(0));
-  Kokkos::deep_copy(contiguous, view);
-  const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, contiguous);
-  return std::vector<T>(mirror.data(), mirror.data() + mirror.extent(0));
+  Kokkos::fence("kprim_test::to_host");
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename V::memory_space>::accessible) {
+    std::vector<T> host(view.extent(0));
+    for (std::size_t i = 0; i < host.size(); ++i) host[i] = view(i);
+    return host;
+  } else {
+    Kokkos::View<T*, typename V::memory_space> contiguous("kprim_test::contiguous", view.extent(0));
+    Kokkos::deep_copy(contiguous, view);
+    const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, contiguous);
+    return std::vector<T>(mirror.data(), mirror.data() + mirror.extent(0));
+  }
 }
 
 /// Index of the first element where the two differ, or -1. Reports it with a Catch message.

@@ -148,7 +148,7 @@ void copy_if_checked(const Space& space, const In& in, const Out& out, const Pre
   static_assert(!std::is_const_v<typename Out::value_type>, "kprim::copy_if: the output View must not be const");
   static_assert(std::is_invocable_r_v<bool, const Pred&, typename In::value_type>,
                 "kprim::copy_if: pred must take an element and return bool");
-  check_initialized(function);
+  check_initialized<Space>(function);
   check_view<Space>(function, "input", in);
   check_view<Space>(function, "output", out);
   if (in.extent(0) > 0 && out.extent(0) > 0) {
@@ -172,7 +172,7 @@ void copy_index_if_checked(const Space& space, std::int64_t n, const Out& out, c
                 "kprim::copy_index_if: the output must be a non-const rank-1 View of integers");
   static_assert(std::is_invocable_r_v<bool, const Pred&, std::int64_t>,
                 "kprim::copy_index_if: pred must take an index and return bool");
-  check_initialized(function);
+  check_initialized<Space>(function);
   check_count(function, n);
   check_view<Space>(function, "output", out);
   const std::int64_t room = std::int64_t(out.extent(0));

@@ -46,7 +46,7 @@ void dot(const Space& space, const X& x, const Y& y, const Result& result, const
   static_assert(Result::rank() == 0, "kprim::dot: the result must be a rank-0 View");
   static_assert(!std::is_const_v<typename Result::value_type>, "kprim::dot: the result View must not be const");
   constexpr const char* function = "kprim::dot";
-  impl::check_initialized(function);
+  impl::check_initialized<Space>(function);
   impl::check_view<Space>(function, "x", x);
   impl::check_view<Space>(function, "y", y);
   impl::check_allocated(function, "result", result);

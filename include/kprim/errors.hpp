@@ -22,6 +22,14 @@ class not_initialized : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+/// Thrown when the execution space cannot take work from the calling host thread:
+/// Kokkos::Threads runs kernels only from the thread that initialized Kokkos. The message begins
+/// with the API name. Nothing was launched and no output was written.
+class wrong_thread : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
 /// Thrown when kprim cannot get the temporary storage a call needs: the allocation failed (the
 /// memory space is full) or it would exceed kprim::set_temporary_storage_limit. The message names
 /// the API, the bytes and the memory space. Nothing was launched and no output was written; the

@@ -33,6 +33,8 @@
 
 #include <mpi.h>
 
+/// Distributed forms of reduce, dot and the scans over the ranks of an MPI communicator: each
+/// rank's View is its part of one array, in rank order (kprim/mpi.hpp, target kprim::mpi).
 namespace kprim::mpi {
 
 namespace detail {
@@ -41,14 +43,14 @@ namespace detail {
 template <class Space, class View>
 void check_reduce_arguments(const char* function, MPI_Comm comm, const View& x) {
   impl::mpi::check_communicator(function, comm);
-  impl::check_initialized(function);
+  impl::check_initialized<Space>(function);
   impl::check_view<Space>(function, "input", x);
 }
 
 template <class Space, class X, class Y>
 void check_dot_arguments(const char* function, MPI_Comm comm, const X& x, const Y& y) {
   impl::mpi::check_communicator(function, comm);
-  impl::check_initialized(function);
+  impl::check_initialized<Space>(function);
   impl::check_view<Space>(function, "x", x);
   impl::check_view<Space>(function, "y", y);
   if (x.extent(0) != y.extent(0))
@@ -138,7 +140,7 @@ void distributed_scan(const char* function, MPI_Comm comm, const Space& space, c
   static_assert(Operation<Op, T>, "kprim scans: op must provide identity() and operator()(T, T) -> T");
   impl::mpi::check_communicator(function, comm);
   // Everything the local scan would refuse, refused before this rank enters the collective.
-  impl::check_initialized(function);
+  impl::check_initialized<Space>(function);
   impl::check_view<Space>(function, "input", in);
   impl::check_view<Space>(function, "output", out);
   impl::check_same_extent(function, in, out);

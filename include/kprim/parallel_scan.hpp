@@ -113,7 +113,7 @@ void kokkos_scan(const Policy& policy, const F& f, Total* total_value, const Tot
   using range = scan_range<Policy>;
   using Index = typename range::index;
   constexpr const char* function = "kprim::parallel_scan";
-  check_initialized(function);
+  check_initialized<typename range::space>(function);
   const auto space = range::instance(policy);
   const Index begin = range::begin(policy);
   const std::int64_t n = std::int64_t(range::end(policy)) - std::int64_t(begin);

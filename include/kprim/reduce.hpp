@@ -31,7 +31,7 @@ void reduce(const Space& space, const View& x, const Result& result, const Op& o
   static_assert(HasIdentity<Op, T>, "kprim::reduce: a result View needs an op with identity() (an empty input must "
                                     "have a value); the overloads that return the value take any op");
   constexpr const char* function = "kprim::reduce";
-  impl::check_initialized(function);
+  impl::check_initialized<Space>(function);
   impl::check_view<Space>(function, "input", x);
   impl::check_allocated(function, "result", result);
   impl::run_reduce(function, space, std::int64_t(x.extent(0)), x, op, result, options);
@@ -43,7 +43,7 @@ T reduce_checked(const Space& space, const View& x, const Op& op, const ReduceOp
   static_assert(View::rank() == 1, "kprim::reduce: the input must be a rank-1 View");
   static_assert(BinaryOperation<Op, T>, "kprim::reduce: op must provide operator()(T, T) -> T");
   constexpr const char* function = "kprim::reduce";
-  check_initialized(function);
+  check_initialized<Space>(function);
   check_view<Space>(function, "input", x);
   return reduce_value<T>(function, space, std::int64_t(x.extent(0)), x, op, options, init);
 }

@@ -26,7 +26,7 @@ void checked_scan(const char* function, const Space& space, const In& in, const 
   static_assert(std::is_convertible_v<typename In::value_type, T>,
                 "kprim scans: the input's value type must convert to the output's");
   static_assert(BinaryOperation<Op, T>, "kprim scans: op must provide operator()(T, T) -> T");
-  check_initialized(function);
+  check_initialized<Space>(function);
   check_view<Space>(function, "input", in);
   check_view<Space>(function, "output", out);
   check_same_extent(function, in, out);

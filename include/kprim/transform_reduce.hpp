@@ -62,7 +62,7 @@ template <impl::ExecutionSpace Space, std::integral N, impl::IndexFunction F, im
   using T = index_result_t<F>;
   static_assert(BinaryOperation<Op, T>, "kprim::transform_reduce: op must provide operator()(T, T) -> T");
   constexpr const char* function = "kprim::transform_reduce";
-  impl::check_initialized(function);
+  impl::check_initialized<Space>(function);
   impl::check_count(function, std::int64_t(n));
   return impl::reduce_value<T>(function, space, std::int64_t(n), impl::IndexSource<F, T>{f, std::int64_t(n)}, op,
                                options, nullptr);
@@ -80,7 +80,7 @@ void transform_reduce(const Space& space, N n, const F& f, const Result& result,
   static_assert(Operation<Op, T>, "kprim::transform_reduce: a result View needs an op with identity() and "
                                   "operator()(T, T) -> T");
   constexpr const char* function = "kprim::transform_reduce";
-  impl::check_initialized(function);
+  impl::check_initialized<Space>(function);
   impl::check_count(function, std::int64_t(n));
   impl::check_allocated(function, "result", result);
   impl::run_reduce(function, space, std::int64_t(n), impl::IndexSource<F, T>{f, std::int64_t(n)}, op, result,
@@ -95,7 +95,7 @@ template <impl::ExecutionSpace Space, impl::AnyView X, class Init, impl::OpArgum
                                     const TransformOp& transform_op, const ReduceOptions& options = {}) {
   static_assert(X::rank() == 1, "kprim::transform_reduce: x must be a rank-1 View");
   constexpr const char* function = "kprim::transform_reduce";
-  impl::check_initialized(function);
+  impl::check_initialized<Space>(function);
   impl::check_view<Space>(function, "x", x);
   const std::int64_t n = std::int64_t(x.extent(0));
   using Transform = impl::UnaryTransform<X, TransformOp>;
@@ -116,7 +116,7 @@ template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y, class In
                                     const ReduceOptions& options = {}) {
   static_assert(X::rank() == 1 && Y::rank() == 1, "kprim::transform_reduce: x and y must be rank-1 Views");
   constexpr const char* function = "kprim::transform_reduce";
-  impl::check_initialized(function);
+  impl::check_initialized<Space>(function);
   impl::check_view<Space>(function, "x", x);
   impl::check_view<Space>(function, "y", y);
   if (x.extent(0) != y.extent(0))

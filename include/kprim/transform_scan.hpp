@@ -29,7 +29,7 @@ template <class Space, class Out>
 void check_transform_output(const char* function, std::int64_t n, const Out& out) {
   static_assert(Out::rank() == 1 && !std::is_const_v<typename Out::value_type>,
                 "kprim transform scans: the output must be a non-const rank-1 View");
-  check_initialized(function);
+  check_initialized<Space>(function);
   check_count(function, n);
   check_view<Space>(function, "output", out);
   if (std::int64_t(out.extent(0)) != n)
@@ -94,7 +94,7 @@ template <class Space, class F, class Write, class T, class Op>
 T scan_each_total(const char* function, const Space& space, std::int64_t n, const F& f, const Write& write,
                   const T& init, const Op& op, const ScanOptions& options) {
   static_assert(BinaryOperation<Op, T>, "kprim::exclusive_scan_each: op must provide operator()(T, T) -> T");
-  check_initialized(function);
+  check_initialized<Space>(function);
   check_count(function, n);
   using A = accumulator_t<Op, T>;
   const A total = value_on_host<A>(
@@ -110,7 +110,7 @@ void scan_each_into(const char* function, const Space& space, std::int64_t n, co
                     !std::is_const_v<typename Total::value_type>,
                 "kprim::exclusive_scan_each: the total must be a non-const rank-0 View of init's type");
   static_assert(Operation<Op, T>, "kprim::exclusive_scan_each: a total View needs an op with identity()");
-  check_initialized(function);
+  check_initialized<Space>(function);
   check_count(function, n);
   check_allocated(function, "total", total);
   scan_each(function, space, n, f, write, init, op, options, total);

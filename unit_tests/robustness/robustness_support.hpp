@@ -25,6 +25,11 @@ std::vector<kprim::ReduceOptions> reduce_variants(const Space& space) {
   std::vector<kprim::ReduceOptions> list;
   for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>())
     for (const kprim::Tuning tuning : {kprim::Tuning{}, small_tuning(space)}) {
+      // A tuned `automatic` where it runs the CUDA kernels is refused by design (test_errors);
+      // the portable algorithm it names is in the list already.
+      if (algorithm == kprim::ReduceAlgorithm::automatic &&
+          automatic_for<kprim::ReduceAlgorithm>(space, tuning) != algorithm)
+        continue;
       const auto [team, tile] = team_and_tile(space, tuning, false);
       if (!refuses(algorithm, team)) list.push_back({algorithm, tuning, kprim::Determinism::fastest});
     }
@@ -39,7 +44,9 @@ std::vector<kprim::ScanOptions> scan_variants(const Space& space) {
   std::vector<kprim::ScanOptions> list;
   for (const auto algorithm : algorithms<kprim::ScanAlgorithm>())
     for (const kprim::Tuning tuning : {kprim::Tuning{}, small_tuning(space)})
-      list.push_back({algorithm, tuning, kprim::Determinism::fastest});
+      if (algorithm != kprim::ScanAlgorithm::automatic ||
+          automatic_for<kprim::ScanAlgorithm>(space, tuning) == algorithm)  // as in reduce_variants
+        list.push_back({algorithm, tuning, kprim::Determinism::fastest});
   list.push_back({kprim::ScanAlgorithm::automatic, {}, kprim::Determinism::bitwise});
   list.push_back({kprim::ScanAlgorithm::automatic, small_tuning(space), kprim::Determinism::bitwise});
   return list;

@@ -15,6 +15,7 @@ namespace kprim::impl {
 
 [[noreturn]] void throw_invalid_argument(const char* function, const std::string& what);
 [[noreturn]] void throw_not_initialized(const char* function);
+[[noreturn]] void throw_wrong_thread(const char* function, const char* space);
 [[noreturn]] void throw_allocation_error(const char* function, std::size_t bytes, const char* memory_space,
                                          const std::string& why);
 
@@ -22,11 +23,23 @@ inline void check_initialized(const char* function) {
   if (!Kokkos::is_initialized() || Kokkos::is_finalized()) throw_not_initialized(function);
 }
 
+/// Kokkos is initialized, and Space takes work from the calling host thread: Kokkos::Threads
+/// runs kernels only when they are launched from the thread that initialized it (any other
+/// thread gets a Kokkos runtime error from inside the launch, possibly after kprim has written).
+template <class Space>
+void check_initialized(const char* function) {
+  check_initialized(function);
+#if defined(KOKKOS_ENABLE_THREADS)
+  if constexpr (std::is_same_v<Space, Kokkos::Threads>)
+    if (!Kokkos::Impl::ThreadsInternal::is_process()) throw_wrong_thread(function, Space::name());
+#endif
+}
+
 /// The View's default execution space instance, once Kokkos is known to be initialized
 /// (constructing an instance before Kokkos::initialize aborts inside Kokkos).
 template <class View>
 typename View::execution_space default_instance(const char* function) {
-  check_initialized(function);
+  check_initialized<typename View::execution_space>(function);
   return typename View::execution_space{};
 }
 

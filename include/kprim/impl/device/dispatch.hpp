@@ -83,6 +83,16 @@ void refuse_cuda_tuning(const char* function, const Tuning& tuning, Algorithm po
                                          to_string(portable) + ") to tune it");
 }
 
+/// Whether `automatic` takes the hand-written CUDA kernels: not for a tuned call in bitwise mode.
+/// Bitwise takes no algorithm, so such a call could name no portable one to carry its tuning;
+/// its types are exact in any order (the others never get here), so the portable kernels the
+/// tuning shapes give the same bits.
+template <class Options>
+bool automatic_takes_cuda(const Options& options) {
+  return options.algorithm == decltype(options.algorithm)::automatic &&
+         (options.determinism != Determinism::bitwise || is_default(options.tuning));
+}
+
 /// A Kokkos Tools region named after the call and the path it took ("kprim::reduce [cuda]"), so
 /// profilers and tests can tell which kernels ran.
 /// Without a tool attached it costs one flag test (no name is built).
@@ -198,7 +208,7 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
   }
   if constexpr (is_index_source_v<Source> && cuda_indexed_avail_v<Space, Primitive::reduce, T, Op>) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
-    if (options.algorithm == ReduceAlgorithm::automatic) {
+    if (detail::automatic_takes_cuda(options)) {
       detail::refuse_cuda_tuning(function, options.tuning, ReduceAlgorithm::tree);
       const detail::PathRegion region(function, "cuda");
       with_result_slot<T>(function, space, cuda::transform_reduce_temp_bytes<T>(space, n), result,
@@ -211,7 +221,7 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
   }
   if constexpr (cuda_spec_avail_v<Space, Primitive::reduce, In, T, Op>) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
-    if (options.algorithm == ReduceAlgorithm::automatic) {
+    if (detail::automatic_takes_cuda(options)) {
       detail::refuse_cuda_tuning(function, options.tuning, ReduceAlgorithm::tree);
       const detail::PathRegion region(function, "cuda");
       with_result_slot<T>(function, space, cuda::reduce_temp_bytes<In, T>(space, n), result,
@@ -245,7 +255,7 @@ void run_select([[maybe_unused]] const char* function, [[maybe_unused]] const Sp
                 [[maybe_unused]] const Count& count, [[maybe_unused]] const ScanOptions& options, Portable portable) {
   if constexpr (cuda_indexed_avail_v<Space, Primitive::scan, std::int64_t, Sum>) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-    if (options.algorithm == ScanAlgorithm::automatic) {  // exact counts: the same output in any order
+    if (detail::automatic_takes_cuda(options)) {  // exact counts: the same output in any order
       detail::refuse_cuda_tuning(function, options.tuning, ScanAlgorithm::three_phase);
       const detail::PathRegion region(function, "cuda");
       with_result_slot<std::int64_t>(function, space, cuda::select_temp_bytes<Selection>(n), count,
@@ -297,7 +307,7 @@ void run_scan(const char* function, const Space& space, const In& in, const Out&
                                    : cuda_indexed_avail_v<Space, Primitive::scan, T, Op>;
   if constexpr (cuda_path) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
-    if (options.algorithm == ScanAlgorithm::automatic) {
+    if (detail::automatic_takes_cuda(options)) {
       detail::refuse_cuda_tuning(function, options.tuning, ScanAlgorithm::three_phase);
       const detail::PathRegion region(function, "cuda");
       with_result_slot<T>(function, space, cuda::scan_temp_bytes<T>(n), total, [&](unsigned char* temp, T* target) {
