@@ -3,10 +3,13 @@
 // or Kokkos' layers: Kokkos' two passes over halves, tiles folded then scanned (kprim's host
 // look-back, with an in-order chain standing in for the look-back), the same with a prefetch of
 // the next tile, a fused tile (local scan written at once, prefix added while the tile is in L2),
-// and a widening copy (the same traffic with no scan). Results: perf_tests/results/README.md
-// (2026-11-25, 2-core Intel VM).
+// a widening copy (the same traffic with no scan), and (2026-11-26) the folded-then-scanned tiles
+// written with 16-byte streaming stores (no read of each output line before it is written: kprim's
+// host scans of outputs >= 32 MiB since then). Results: perf_tests/results/README.md (2026-11-25
+// and 2026-11-26, 2-core Intel VM).
 //   g++ -O3 -march=native -fopenmp host_crs_scan_experiment.cpp -o crs && OMP_PROC_BIND=spread ./crs 24
 #include <omp.h>
+#include <emmintrin.h>
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -57,6 +60,31 @@ int main(int argc, char** argv) {
   };
   double t16 = tiled(16384, false), t64 = tiled(65536, false), t16p = tiled(16384, true);
   if (o[n] != check) printf("tiled wrong\n");
+  // Tiles folded, then scanned into 16-byte streaming stores (pairs of offsets).
+  auto streamed = [&](int64_t tile) {
+    return best([&] {
+      const int64_t tiles = (n + tile - 1) / tile;
+      std::vector<std::atomic<int64_t>> inc(tiles); for (auto& x : inc) x.store(-1);
+      std::atomic<int64_t> ticket{0};
+#pragma omp parallel num_threads(2)
+      { for (;;) { int64_t k = ticket.fetch_add(1); if (k >= tiles) break;
+          int64_t b = k * tile, e = std::min(n, b + tile), s = 0;
+          for (int64_t i = b; i < e; ++i) s += d[i] + 1;
+          int64_t p = 0; if (k) { while ((p = inc[k - 1].load(std::memory_order_acquire)) < 0) {} }
+          inc[k].store(p + s, std::memory_order_release);
+          int64_t i = b;  // tiles of 16384 start 16-byte aligned in a vector's storage
+          for (; i + 2 <= e; i += 2) {
+            const int64_t next = p + d[i] + 1;
+            _mm_stream_si128(reinterpret_cast<__m128i*>(o + i), _mm_set_epi64x(next, p));
+            p = next + d[i + 1] + 1; }
+          for (; i < e; ++i) { o[i] = p; p += d[i] + 1; }
+          if (e == n) o[n] = p;
+          _mm_sfence(); } }
+    });
+  };
+  double s16 = streamed(16384);
+  if (o[n] != check) printf("streamed wrong\n");
+  printf("tiles 16K with streaming stores %.2f ms\n", s16);
   // Fused: scan the tile locally into the output (reads and writes interleaved, as a copy), look
   // back, then add the prefix to the tile while it is in L2.
   auto fused = [&](int64_t tile) {

@@ -721,8 +721,10 @@ void register_app(std::int64_t n) {
 // The same lambda through kprim, Kokkos and CUB (over a transform iterator, or DeviceSelect::If):
 // CRS offsets from a count lambda (int32 degrees read by the lambda, int64 offsets, the total in
 // offsets(n)), compaction of floats with a 50% predicate, and a float -> double sum of squares.
-// Results stay in device memory; every call is timed to the fence. kprim's CRS row also runs the
-// Kokkos lambda unchanged through kprim::parallel_scan (algorithm column "kokkos_lambda").
+// Results stay in device memory; every call is timed to the fence. kprim's CRS row is the callback
+// form (exclusive_scan_each); it also runs the count lambda into the offsets View
+// (transform_exclusive_scan, algorithm column "transform_scan") and the Kokkos lambda unchanged
+// through kprim::parallel_scan ("kokkos_lambda").
 
 void lambda_crs(benchmark::State& state, const std::string& impl, const std::string& algorithm, std::int64_t n) {
   Inputs<std::int32_t>& in = inputs<std::int32_t>(n);  // degrees(i) + 1 in {0, 1, 2}
@@ -743,6 +745,11 @@ void lambda_crs(benchmark::State& state, const std::string& impl, const std::str
   double s = 0;
   if (impl == "kprim" && algorithm == "kokkos_lambda") {
     s = time_calls(state, [&] { kprim::parallel_scan("crs", policy, scan_lambda); });
+  } else if (impl == "kprim" && algorithm == "transform_scan") {
+    const auto rows = Kokkos::subview(offsets, Kokkos::make_pair(std::int64_t(0), n));
+    s = time_calls(state, [&] {
+      kprim::transform_exclusive_scan(Space(), n, count, rows, std::int64_t(0), Kokkos::subview(offsets, n));
+    });
   } else if (impl == "kprim") {
     s = time_calls(state, [&] {
       kprim::exclusive_scan_each(Space(), n, count, write, std::int64_t(0), Kokkos::subview(offsets, n));
@@ -867,8 +874,9 @@ void register_lambdas(std::int64_t n) {
   for (const std::string& impl : impls) {
     add("crs_from_lambda/" + impl, "int32", [impl, n](benchmark::State& state) { lambda_crs(state, impl, "automatic", n); });
     if (impl == "kprim")
-      add("crs_from_lambda/kprim_kokkos_lambda", "int32",
-          [n](benchmark::State& state) { lambda_crs(state, "kprim", "kokkos_lambda", n); });
+      for (const std::string algorithm : {"transform_scan", "kokkos_lambda"})
+        add("crs_from_lambda/kprim_" + algorithm, "int32",
+            [n, algorithm](benchmark::State& state) { lambda_crs(state, "kprim", algorithm, n); });
     add("copy_if/" + impl, "float", [impl, n](benchmark::State& state) { lambda_copy_if(state, impl, n); });
     add("transform_reduce/" + impl, "float",
         [impl, n](benchmark::State& state) { lambda_transform_reduce(state, impl, n); });

@@ -209,3 +209,79 @@ TEMPLATE_LIST_TEST_CASE("scan of random floating-point data stays within the rou
     }
   }
 }
+
+namespace {
+
+/// The map x -> a x + b (mod p); op(f, g) applies f, then g. Associative, not commutative, and
+/// 16 bytes: the widest type a host scan writes with streaming stores.
+struct Affine {
+  std::int64_t a = 1, b = 0;
+  KOKKOS_FUNCTION friend bool operator==(const Affine& x, const Affine& y) { return x.a == y.a && x.b == y.b; }
+  friend const Affine& operator+(const Affine& f) { return f; }  // first_mismatch prints +value
+  friend std::ostream& operator<<(std::ostream& os, const Affine& f) { return os << f.a << " x + " << f.b; }
+};
+
+struct ThenAffine {
+  static constexpr std::int64_t p = 1'000'003;
+  KOKKOS_FUNCTION Affine identity() const { return {}; }
+  KOKKOS_FUNCTION Affine operator()(const Affine& f, const Affine& g) const {
+    return {g.a * f.a % p, (g.a * f.b + g.b) % p};
+  }
+};
+
+/// Both scans of `host` into a window of a larger View (one element in, so not on a 16-byte
+/// boundary, with a guard element either side that must not change), out of place and in place,
+/// against std::inclusive_scan / std::exclusive_scan.
+template <class Space, class T, class Op>
+void check_scans_into_window(const Space& space, const std::vector<T>& host, const T& init, const T& guard,
+                             const Op& op) {
+  using view = Kokkos::View<T*, typename Space::memory_space>;
+  const std::int64_t n = std::int64_t(host.size());
+  const auto in = to_space(space, host, "in");
+  const std::vector<T> guarded_host(n + 2, guard);
+  for (const bool exclusive : {false, true}) {
+    std::vector<T> expected(n);
+    if (exclusive) std::exclusive_scan(host.begin(), host.end(), expected.begin(), init, op);
+    else std::inclusive_scan(host.begin(), host.end(), expected.begin(), op);
+    for (const bool in_place : {false, true}) {
+      INFO((exclusive ? "exclusive" : "inclusive") << (in_place ? ", in place" : ", out of place") << ", n = " << n);
+      const view storage = to_space(space, guarded_host, "storage");
+      const view window = Kokkos::subview(storage, Kokkos::make_pair(std::int64_t(1), n + 1));
+      if (in_place) Kokkos::deep_copy(space, window, in);
+      const view source = in_place ? window : in;
+      if (exclusive) kprim::exclusive_scan(space, source, window, init, op);
+      else kprim::inclusive_scan(space, source, window, op);
+      const std::vector<T> got = to_host(storage);
+      REQUIRE(got.front() == guard);
+      REQUIRE(got.back() == guard);
+      REQUIRE(first_mismatch(std::vector<T>(got.begin() + 1, got.end() - 1), expected) == -1);
+    }
+  }
+}
+
+/// Past the output size from which host spaces write with streaming stores (32 MiB), and odd.
+template <class T>
+std::int64_t larger_than_caches() {
+  return (std::int64_t(32) << 20) / std::int64_t(sizeof(T)) + 4099;
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("scans of outputs larger than the caches, into unaligned windows and in place", "[scan]",
+                        SpaceValue) {
+  using T = typename TestType::value;
+  const std::int64_t n = larger_than_caches<T>();
+  if (n + 2 > max_test_size()) SKIP("KPRIM_TEST_MAX_N is below this test's size");
+  check_scans_into_window(typename TestType::space{}, exact_input<T, kprim::Sum>(n, 12), exact_init<T, kprim::Sum>(),
+                          T(-99), kprim::Sum{});
+}
+
+TEMPLATE_LIST_TEST_CASE("scans of outputs larger than the caches keep the order of a non-commutative op", "[scan]",
+                        SpaceOnly) {
+  const std::int64_t n = larger_than_caches<Affine>();
+  if (n + 2 > max_test_size()) SKIP("KPRIM_TEST_MAX_N is below this test's size");
+  std::mt19937_64 rng(31);
+  std::vector<Affine> host(n);
+  for (auto& f : host) f = {std::int64_t(rng() % 1000), std::int64_t(rng() % 1000)};
+  check_scans_into_window(typename TestType::space{}, host, Affine{3, 5}, Affine{-1, -1}, ThenAffine{});
+}

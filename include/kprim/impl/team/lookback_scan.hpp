@@ -13,6 +13,7 @@
 
 #include <kprim/impl/team/blelloch_scan.hpp>
 #include <kprim/impl/thread/chained_run.hpp>
+#include <kprim/impl/thread/streamed_run.hpp>
 #include <kprim/ops.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -50,6 +51,16 @@ struct LookbackScanTiles {
   Op op;
   LookbackState<T> state;
   T* total;  // op(seed, all of in), or nullptr
+  bool stream_output = false;  // host, contiguous View of T: streaming stores (thread/streamed_run.hpp)
+
+  /// Whether `out` can take streaming stores at all: a View of T written by host threads.
+  static constexpr bool streamable = [] {
+    if constexpr (Kokkos::is_view_v<Out>)
+      return std::is_same_v<typename Out::value_type, T> && !Out::memory_traits::is_atomic &&
+             std::is_same_v<typename Space::memory_space, Kokkos::HostSpace> && thread::can_stream_v<T>;
+    else
+      return false;
+  }();
 
   KOKKOS_INLINE_FUNCTION static int window(int team_size) { return team_size < max_window ? team_size : max_window; }
 
@@ -90,6 +101,14 @@ struct LookbackScanTiles {
           out.put.put_tile(begin, end, prefix);
           if (total != nullptr && end == n) *total = op(prefix, aggregate);
           return;
+        }
+      }
+      if constexpr (streamable) {
+        if (stream_output) {
+          KOKKOS_IF_ON_HOST((const T after = thread::scan_run_streamed<T>(begin, end, get, out.data(), prefix,
+                                                                          exclusive, op);
+                             if (total != nullptr && end == n) *total = after;
+                             return;))
         }
       }
       const T after = thread::scan_run<T>(begin, end, get, [&](std::int64_t i, const T& v) { out(i) = v; }, prefix,

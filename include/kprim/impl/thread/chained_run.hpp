@@ -94,6 +94,43 @@ KOKKOS_FUNCTION T fold_run(std::int64_t begin, std::int64_t end, const Get& get,
   return fold_chains<T>(begin, end, get, op);
 }
 
+/// Elements first .. first + Width scanned from `prefix` into values (exclusive: each the value
+/// before its element); returns op(prefix, all Width). Floating point: an in-order
+/// (Hillis-Steele) scan of the block, then one op with the running prefix, so consecutive blocks
+/// wait on one op instead of Width. Other types: one chain (integer ops take one cycle).
+template <int Width, class T, class Get, class Op>
+KOKKOS_FUNCTION T scan_block(std::int64_t first, const Get& get, T prefix, bool exclusive, const Op& op,
+                             T (&values)[Width]) {
+  if constexpr (std::is_floating_point_v<T>) {
+    T x[Width];
+    for (int k = 0; k < Width; ++k) x[k] = get(first + k);
+    for (int d = 1; d < Width; d *= 2) {
+      T y[Width];
+      for (int k = 0; k < Width; ++k) y[k] = k >= d ? op(x[k - d], x[k]) : x[k];
+      for (int k = 0; k < Width; ++k) x[k] = y[k];
+    }
+    if (exclusive) {
+      values[0] = prefix;
+      for (int k = 1; k < Width; ++k) values[k] = op(prefix, x[k - 1]);
+    } else {
+      for (int k = 0; k < Width; ++k) values[k] = op(prefix, x[k]);
+    }
+    return op(prefix, x[Width - 1]);
+  } else {
+    for (int k = 0; k < Width; ++k) {
+      const T value = get(first + k);
+      if (exclusive) {
+        values[k] = prefix;
+        prefix = op(prefix, value);
+      } else {
+        prefix = op(prefix, value);
+        values[k] = prefix;
+      }
+    }
+    return prefix;
+  }
+}
+
 /// Scans get(begin .. end) into put(i, value) starting from `prefix` (exclusive: put gets the
 /// value before element i; inclusive: after it). Every element is read before it is written,
 /// so get and put may address the same memory. Returns op(prefix, whole run).
@@ -101,25 +138,12 @@ template <class T, class Get, class Put, class Op>
 KOKKOS_FUNCTION T scan_run(std::int64_t begin, std::int64_t end, const Get& get, const Put& put, T prefix,
                            bool exclusive, const Op& op) {
   if constexpr (std::is_floating_point_v<T>) {
-    // Blocks of 8: an in-order (Hillis-Steele) scan of the 8 values, then one op with the
-    // running prefix, so consecutive blocks wait on one op instead of eight.
     constexpr int width = 8;
     if (end - begin >= 8 * width) {
       for (; begin + width <= end; begin += width) {
-        T x[width];
-        for (int k = 0; k < width; ++k) x[k] = get(begin + k);
-        for (int d = 1; d < width; d *= 2) {
-          T y[width];
-          for (int k = 0; k < width; ++k) y[k] = k >= d ? op(x[k - d], x[k]) : x[k];
-          for (int k = 0; k < width; ++k) x[k] = y[k];
-        }
-        if (exclusive) {
-          put(begin, prefix);
-          for (int k = 1; k < width; ++k) put(begin + k, op(prefix, x[k - 1]));
-        } else {
-          for (int k = 0; k < width; ++k) put(begin + k, op(prefix, x[k]));
-        }
-        prefix = op(prefix, x[width - 1]);
+        T values[width];
+        prefix = scan_block<width>(begin, get, prefix, exclusive, op, values);
+        for (int k = 0; k < width; ++k) put(begin + k, values[k]);
       }
     }
   }
