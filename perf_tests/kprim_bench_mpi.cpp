@@ -117,12 +117,12 @@ int main(int argc, char* argv[]) {
         T value = 0, one = 1, prefix = 0;
         const double reduce_local = time_us(settings.reps, [&] { value = kprim::reduce(space, in); });
         const double reduce_mpi =
-            time_us(settings.reps, [&] { value = kprim::mpi::reduce(MPI_COMM_WORLD, space, in); });
+            time_us(settings.reps, [&] { value = kprim::mpi::reduce(space, MPI_COMM_WORLD, in); });
         const double allreduce =
             time_us(settings.reps, [&] { MPI_Allreduce(&one, &value, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); });
         const double scan_local = time_us(settings.reps, [&] { kprim::exclusive_scan(space, in, out, T(0)); });
         const double scan_mpi =
-            time_us(settings.reps, [&] { kprim::mpi::exclusive_scan(MPI_COMM_WORLD, space, in, out, T(0)); });
+            time_us(settings.reps, [&] { kprim::mpi::exclusive_scan(space, MPI_COMM_WORLD, in, out, T(0)); });
         const double exscan =
             time_us(settings.reps, [&] { MPI_Exscan(&one, &prefix, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); });
 

@@ -13,6 +13,10 @@ void throw_not_initialized(const char* function) {
                                "Kokkos::finalize)");
 }
 
+void throw_device_error(const char* function, const std::string& what) {
+  throw kprim::device_error(std::string(function) + ": " + what);
+}
+
 void throw_wrong_thread(const char* function, const char* space) {
   throw kprim::wrong_thread(std::string(function) + ": Kokkos::" + space +
                             " runs work only from the host thread that initialized Kokkos; this call came from "

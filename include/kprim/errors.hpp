@@ -30,6 +30,13 @@ class wrong_thread : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+/// Thrown when the device runtime reports a failure in a kprim call (a kernel launch or a CUDA
+/// runtime call of the hand-written CUDA paths). The message begins with the API name and quotes
+/// the runtime's error string.
+class device_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 /// Thrown when kprim cannot get the temporary storage a call needs: the allocation failed (the
 /// memory space is full) or it would exceed kprim::set_temporary_storage_limit. The message names
 /// the API, the bytes and the memory space. Nothing was launched and no output was written; the
@@ -45,3 +52,16 @@ class allocation_error : public std::bad_alloc {
 };
 
 }  // namespace kprim
+
+namespace kprim::mpi {
+
+/// Thrown when an MPI call made by kprim::mpi fails (only seen with an error handler other than
+/// MPI_ERRORS_ARE_FATAL on the communicator). The message names the kprim function, the MPI call
+/// and MPI's error string. (Defined here, with kprim's other exceptions, so code can catch it
+/// without including kprim/mpi.hpp; the type needs no MPI.)
+class error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace kprim::mpi

@@ -65,7 +65,7 @@ void check_dot_arguments(const char* function, MPI_Comm comm, const X& x, const 
 /// @throws kprim::invalid_argument for a bad local View or communicator (before communicating),
 ///         kprim::not_initialized when Kokkos or MPI is not, kprim::mpi::error when MPI fails.
 template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
-[[nodiscard]] typename View::non_const_value_type reduce(MPI_Comm comm, const Space& space, const View& x,
+[[nodiscard]] typename View::non_const_value_type reduce(const Space& space, MPI_Comm comm, const View& x,
                                                          const Op& op = {}, const ReduceOptions& options = {}) {
   constexpr const char* function = "kprim::mpi::reduce";
   detail::check_reduce_arguments<Space>(function, comm, x);
@@ -74,10 +74,10 @@ template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = 
 }
 
 /// As above, each element converted to the accumulator type Acc before it is combined
-/// (e.g. `kprim::mpi::reduce<std::int64_t>(comm, space, ints)`).
+/// (e.g. `kprim::mpi::reduce<std::int64_t>(space, comm, ints)`).
 template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
   requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
-[[nodiscard]] Acc reduce(MPI_Comm comm, const Space& space, const View& x, const Op& op = {},
+[[nodiscard]] Acc reduce(const Space& space, MPI_Comm comm, const View& x, const Op& op = {},
                          const ReduceOptions& options = {}) {
   constexpr const char* function = "kprim::mpi::reduce";
   detail::check_reduce_arguments<Space>(function, comm, x);
@@ -89,21 +89,21 @@ template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, impl::OpArg
 template <impl::AnyView View, impl::OpArgument Op = Sum>
 [[nodiscard]] typename View::non_const_value_type reduce(MPI_Comm comm, const View& x, const Op& op = {},
                                                          const ReduceOptions& options = {}) {
-  return kprim::mpi::reduce(comm, impl::default_instance<View>("kprim::mpi::reduce"), x, op, options);
+  return kprim::mpi::reduce(impl::default_instance<View>("kprim::mpi::reduce"), comm, x, op, options);
 }
 
 /// As above, in the accumulator type Acc, on the View's default execution space instance.
 template <class Acc, impl::AnyView View, impl::OpArgument Op = Sum>
   requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
 [[nodiscard]] Acc reduce(MPI_Comm comm, const View& x, const Op& op = {}, const ReduceOptions& options = {}) {
-  return kprim::mpi::reduce<Acc>(comm, impl::default_instance<View>("kprim::mpi::reduce"), x, op, options);
+  return kprim::mpi::reduce<Acc>(impl::default_instance<View>("kprim::mpi::reduce"), comm, x, op, options);
 }
 
 /// Sum of x(i) * y(i) over the distributed arrays x and y (each rank's pieces of equal extent);
 /// the value on every rank.
 /// @throws as kprim::mpi::reduce, and kprim::invalid_argument when a rank's x and y differ in extent.
 template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
-[[nodiscard]] dot_value_t<X, Y> dot(MPI_Comm comm, const Space& space, const X& x, const Y& y,
+[[nodiscard]] dot_value_t<X, Y> dot(const Space& space, MPI_Comm comm, const X& x, const Y& y,
                                     const ReduceOptions& options = {}) {
   constexpr const char* function = "kprim::mpi::dot";
   detail::check_dot_arguments<Space>(function, comm, x, y);
@@ -114,7 +114,7 @@ template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
 /// As above, accumulated in Acc.
 template <class Acc, impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
   requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
-[[nodiscard]] Acc dot(MPI_Comm comm, const Space& space, const X& x, const Y& y, const ReduceOptions& options = {}) {
+[[nodiscard]] Acc dot(const Space& space, MPI_Comm comm, const X& x, const Y& y, const ReduceOptions& options = {}) {
   constexpr const char* function = "kprim::mpi::dot";
   detail::check_dot_arguments<Space>(function, comm, x, y);
   const Acc local = kprim::dot<Acc>(space, x, y, options);
@@ -124,7 +124,7 @@ template <class Acc, impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView 
 /// As above, on the default execution space instance of x's View.
 template <impl::AnyView X, impl::AnyView Y>
 [[nodiscard]] dot_value_t<X, Y> dot(MPI_Comm comm, const X& x, const Y& y, const ReduceOptions& options = {}) {
-  return kprim::mpi::dot(comm, impl::default_instance<X>("kprim::mpi::dot"), x, y, options);
+  return kprim::mpi::dot(impl::default_instance<X>("kprim::mpi::dot"), comm, x, y, options);
 }
 
 namespace detail {
@@ -176,7 +176,7 @@ void distributed_scan(const char* function, MPI_Comm comm, const Space& space, c
 /// be the same View. Returns after the collective; `out` is written once `space` is fenced.
 /// @throws as kprim::mpi::reduce, and as kprim::inclusive_scan for the local Views.
 template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum>
-void inclusive_scan(MPI_Comm comm, const Space& space, const In& in, const Out& out, const Op& op = {},
+void inclusive_scan(const Space& space, MPI_Comm comm, const In& in, const Out& out, const Op& op = {},
                     const ScanOptions& options = {}) {
   detail::distributed_scan("kprim::mpi::inclusive_scan", comm, space, in, out, false,
                            identity_of<typename Out::non_const_value_type>(op), op, options);
@@ -187,7 +187,7 @@ void inclusive_scan(MPI_Comm comm, const Space& space, const In& in, const Out& 
 /// Returns after the collective; `out` is written once `space` is fenced.
 /// @throws as kprim::mpi::inclusive_scan.
 template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum>
-void exclusive_scan(MPI_Comm comm, const Space& space, const In& in, const Out& out,
+void exclusive_scan(const Space& space, MPI_Comm comm, const In& in, const Out& out,
                     const std::type_identity_t<typename Out::non_const_value_type>& init, const Op& op = {},
                     const ScanOptions& options = {}) {
   detail::distributed_scan("kprim::mpi::exclusive_scan", comm, space, in, out, true, init, op, options);
@@ -196,15 +196,63 @@ void exclusive_scan(MPI_Comm comm, const Space& space, const In& in, const Out& 
 /// inclusive_scan on the input View's default execution space instance.
 template <impl::AnyView In, impl::AnyView Out, class... Rest>
 void inclusive_scan(MPI_Comm comm, const In& in, const Out& out, const Rest&... rest) {
-  kprim::mpi::inclusive_scan(comm, impl::default_instance<In>("kprim::mpi::inclusive_scan"), in, out, rest...);
+  kprim::mpi::inclusive_scan(impl::default_instance<In>("kprim::mpi::inclusive_scan"), comm, in, out, rest...);
 }
 
 /// exclusive_scan on the input View's default execution space instance.
 template <impl::AnyView In, impl::AnyView Out, class... Rest>
 void exclusive_scan(MPI_Comm comm, const In& in, const Out& out,
                     const std::type_identity_t<typename Out::non_const_value_type>& init, const Rest&... rest) {
-  kprim::mpi::exclusive_scan(comm, impl::default_instance<In>("kprim::mpi::exclusive_scan"), in, out, init,
+  kprim::mpi::exclusive_scan(impl::default_instance<In>("kprim::mpi::exclusive_scan"), comm, in, out, init,
                              rest...);
+}
+
+// ---- the communicator-first order of 0.1.0 development builds, kept for one release ----------
+// Every other kprim call takes the execution space first; these forward to that order.
+
+/// Deprecated: kprim::mpi::reduce(space, comm, x, ...).
+template <impl::ExecutionSpace Space, impl::AnyView View, class... Rest>
+[[deprecated("kprim::mpi::reduce: pass the execution space first: reduce(space, comm, x, ...)")]] [[nodiscard]] auto
+reduce(MPI_Comm comm, const Space& space, const View& x, const Rest&... rest) {
+  return kprim::mpi::reduce(space, comm, x, rest...);
+}
+
+/// Deprecated: kprim::mpi::reduce<Acc>(space, comm, x, ...).
+template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, class... Rest>
+  requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
+[[deprecated("kprim::mpi::reduce: pass the execution space first: reduce<Acc>(space, comm, x, ...)")]] [[nodiscard]] Acc
+reduce(MPI_Comm comm, const Space& space, const View& x, const Rest&... rest) {
+  return kprim::mpi::reduce<Acc>(space, comm, x, rest...);
+}
+
+/// Deprecated: kprim::mpi::dot(space, comm, x, y, ...).
+template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y, class... Rest>
+[[deprecated("kprim::mpi::dot: pass the execution space first: dot(space, comm, x, y, ...)")]] [[nodiscard]] auto
+dot(MPI_Comm comm, const Space& space, const X& x, const Y& y, const Rest&... rest) {
+  return kprim::mpi::dot(space, comm, x, y, rest...);
+}
+
+/// Deprecated: kprim::mpi::dot<Acc>(space, comm, x, y, ...).
+template <class Acc, impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y, class... Rest>
+  requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
+[[deprecated("kprim::mpi::dot: pass the execution space first: dot<Acc>(space, comm, x, y, ...)")]] [[nodiscard]] Acc
+dot(MPI_Comm comm, const Space& space, const X& x, const Y& y, const Rest&... rest) {
+  return kprim::mpi::dot<Acc>(space, comm, x, y, rest...);
+}
+
+/// Deprecated: kprim::mpi::inclusive_scan(space, comm, in, out, ...).
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, class... Rest>
+[[deprecated("kprim::mpi::inclusive_scan: pass the execution space first: inclusive_scan(space, comm, in, out, ...)")]]
+void inclusive_scan(MPI_Comm comm, const Space& space, const In& in, const Out& out, const Rest&... rest) {
+  kprim::mpi::inclusive_scan(space, comm, in, out, rest...);
+}
+
+/// Deprecated: kprim::mpi::exclusive_scan(space, comm, in, out, init, ...).
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, class... Rest>
+[[deprecated("kprim::mpi::exclusive_scan: pass the execution space first: exclusive_scan(space, comm, in, out, init, ...)")]]
+void exclusive_scan(MPI_Comm comm, const Space& space, const In& in, const Out& out,
+                    const std::type_identity_t<typename Out::non_const_value_type>& init, const Rest&... rest) {
+  kprim::mpi::exclusive_scan(space, comm, in, out, init, rest...);
 }
 
 }  // namespace kprim::mpi

@@ -145,12 +145,12 @@ void check_user_op(const Space& space, const Op& op) {
       const auto in = to_space(space, slice(all, range), "in");
       Kokkos::View<T*, typename Space::memory_space> out("out", in.extent(0));
 
-      CHECK(kprim::mpi::reduce(MPI_COMM_WORLD, space, in, op) == serial_reduce(all, op));
-      kprim::mpi::inclusive_scan(MPI_COMM_WORLD, space, in, out, op);
+      CHECK(kprim::mpi::reduce(space, MPI_COMM_WORLD, in, op) == serial_reduce(all, op));
+      kprim::mpi::inclusive_scan(space, MPI_COMM_WORLD, in, out, op);
       space.fence();
       CHECK(first_mismatch(to_host(out), slice(serial_scan(all, false, T{}, op), range)) == -1);
       const T init{3, 1, 4, 1};
-      kprim::mpi::exclusive_scan(MPI_COMM_WORLD, space, in, out, init, op);
+      kprim::mpi::exclusive_scan(space, MPI_COMM_WORLD, in, out, init, op);
       space.fence();
       CHECK(first_mismatch(to_host(out), slice(serial_scan(all, true, init, op), range)) == -1);
     }
@@ -174,7 +174,7 @@ TEMPLATE_LIST_TEST_CASE("distributed reduce matches a serial reduce of the whole
         const auto in = to_space(space, slice(all, my_range(layout, n)), "in");
         kprim::ReduceOptions options;
         options.determinism = determinism;
-        const T got = kprim::mpi::reduce(MPI_COMM_WORLD, space, in, op, options);
+        const T got = kprim::mpi::reduce(space, MPI_COMM_WORLD, in, op, options);
         CHECK(got == serial_reduce(all, op));
         CHECK(same_on_every_rank(got));
       }
@@ -199,11 +199,11 @@ TEMPLATE_LIST_TEST_CASE("distributed scans continue the previous rank's output",
         kprim::ScanOptions options;
         options.determinism = determinism;
 
-        kprim::mpi::inclusive_scan(MPI_COMM_WORLD, space, in, out, op, options);
+        kprim::mpi::inclusive_scan(space, MPI_COMM_WORLD, in, out, op, options);
         space.fence();
         CHECK(first_mismatch(to_host(out), slice(serial_scan(all, false, init, op), range)) == -1);
 
-        kprim::mpi::exclusive_scan(MPI_COMM_WORLD, space, in, out, init, op, options);
+        kprim::mpi::exclusive_scan(space, MPI_COMM_WORLD, in, out, init, op, options);
         space.fence();
         CHECK(first_mismatch(to_host(out), slice(serial_scan(all, true, init, op), range)) == -1);
 
@@ -229,13 +229,13 @@ TEMPLATE_LIST_TEST_CASE("distributed dot and accumulator types", "[mpi][dot]", S
       for (std::int64_t i = 0; i < n; ++i) expected += x[i] * y[i];
       const auto xs = to_space(space, slice(x, range), "x");
       const auto ys = to_space(space, slice(y, range), "y");
-      CHECK(kprim::mpi::dot(MPI_COMM_WORLD, space, xs, ys) == expected);
-      CHECK(kprim::mpi::dot<double>(MPI_COMM_WORLD, space, xs, ys) == expected);
+      CHECK(kprim::mpi::dot(space, MPI_COMM_WORLD, xs, ys) == expected);
+      CHECK(kprim::mpi::dot<double>(space, MPI_COMM_WORLD, xs, ys) == expected);
 
       // int32 values whose sum overflows int32 but not the int64 accumulator.
       std::vector<std::int32_t> big(n, 2'000'000'000);
       const auto bigs = to_space(space, slice(big, range), "big");
-      CHECK(kprim::mpi::reduce<std::int64_t>(MPI_COMM_WORLD, space, bigs) == std::int64_t(2'000'000'000) * n);
+      CHECK(kprim::mpi::reduce<std::int64_t>(space, MPI_COMM_WORLD, bigs) == std::int64_t(2'000'000'000) * n);
       CHECK(kprim::mpi::reduce<std::int64_t>(MPI_COMM_WORLD, bigs) == std::int64_t(2'000'000'000) * n);
     }
 }
@@ -257,10 +257,10 @@ TEMPLATE_LIST_TEST_CASE("floating Min and Max propagate a NaN from any rank", "[
     std::vector<T> local{T(1), T(-2), T(3)};
     if (world_rank() == nan_rank) local[1] = std::numeric_limits<T>::quiet_NaN();
     const auto in = to_space(space, local, "in");
-    CHECK(std::isnan(kprim::mpi::reduce(MPI_COMM_WORLD, space, in, kprim::Min{})));
-    CHECK(std::isnan(kprim::mpi::reduce(MPI_COMM_WORLD, space, in, kprim::Max{})));
+    CHECK(std::isnan(kprim::mpi::reduce(space, MPI_COMM_WORLD, in, kprim::Min{})));
+    CHECK(std::isnan(kprim::mpi::reduce(space, MPI_COMM_WORLD, in, kprim::Max{})));
     Kokkos::View<T*, typename Space::memory_space> out("out", 3);
-    kprim::mpi::inclusive_scan(MPI_COMM_WORLD, space, in, out, kprim::Max{});
+    kprim::mpi::inclusive_scan(space, MPI_COMM_WORLD, in, out, kprim::Max{});
     const auto got = to_host(out);
     // Before the NaN everything is a number; from it on, NaN.
     for (int i = 0; i < 3; ++i) {
@@ -282,10 +282,10 @@ TEMPLATE_LIST_TEST_CASE("bitwise determinism gives the same bits on every rank a
   const auto in = to_space(space, local, "in");
   kprim::ReduceOptions options;
   options.determinism = kprim::Determinism::bitwise;
-  const T first = kprim::mpi::reduce(MPI_COMM_WORLD, space, in, kprim::Sum{}, options);
+  const T first = kprim::mpi::reduce(space, MPI_COMM_WORLD, in, kprim::Sum{}, options);
   CHECK(same_on_every_rank(first));
   for (int run = 0; run < 3; ++run) {
-    const T again = kprim::mpi::reduce(MPI_COMM_WORLD, space, in, kprim::Sum{}, options);
+    const T again = kprim::mpi::reduce(space, MPI_COMM_WORLD, in, kprim::Sum{}, options);
     CHECK(std::memcmp(&again, &first, sizeof(T)) == 0);
   }
   // The documented order: each rank's bitwise reduce, folded over the ranks in rank order.
@@ -310,20 +310,51 @@ TEMPLATE_LIST_TEST_CASE("bad arguments are refused before any communication", "[
     return "no exception";
   };
   // Every rank refuses (the same bad call everywhere), so none waits in a collective.
-  CHECK_THAT(message_of([&] { (void)kprim::mpi::reduce(MPI_COMM_NULL, space, a); }),
+  CHECK_THAT(message_of([&] { (void)kprim::mpi::reduce(space, MPI_COMM_NULL, a); }),
              Catch::Matchers::ContainsSubstring("kprim::mpi::reduce: the communicator is MPI_COMM_NULL"));
-  CHECK_THAT(message_of([&] { kprim::mpi::inclusive_scan(MPI_COMM_WORLD, space, a, b); }),
+  CHECK_THAT(message_of([&] { kprim::mpi::inclusive_scan(space, MPI_COMM_WORLD, a, b); }),
              Catch::Matchers::ContainsSubstring("kprim::mpi::inclusive_scan: output extent 9 != input extent 10"));
-  CHECK_THAT(message_of([&] { kprim::mpi::exclusive_scan(MPI_COMM_WORLD, space, a, Kokkos::subview(a, std::pair(1, 10)), 0.0); }),
+  CHECK_THAT(message_of([&] { kprim::mpi::exclusive_scan(space, MPI_COMM_WORLD, a, Kokkos::subview(a, std::pair(1, 10)), 0.0); }),
              Catch::Matchers::ContainsSubstring("kprim::mpi::exclusive_scan"));
-  CHECK_THAT(message_of([&] { (void)kprim::mpi::dot(MPI_COMM_WORLD, space, a, b); }),
+  CHECK_THAT(message_of([&] { (void)kprim::mpi::dot(space, MPI_COMM_WORLD, a, b); }),
              Catch::Matchers::ContainsSubstring("kprim::mpi::dot: extent of y 9 != extent of x 10"));
   kprim::ScanOptions lookback;
   lookback.algorithm = kprim::ScanAlgorithm::decoupled_lookback;
   lookback.determinism = kprim::Determinism::bitwise;
-  CHECK_THAT(message_of([&] { kprim::mpi::inclusive_scan(MPI_COMM_WORLD, space, a, a, kprim::Sum{}, lookback); }),
+  CHECK_THAT(message_of([&] { kprim::mpi::inclusive_scan(space, MPI_COMM_WORLD, a, a, kprim::Sum{}, lookback); }),
              Catch::Matchers::ContainsSubstring("kprim::mpi::inclusive_scan: determinism = bitwise"));
   // The communicator still works afterwards.
   Kokkos::deep_copy(a, 1.0);
-  CHECK(kprim::mpi::reduce(MPI_COMM_WORLD, space, a) == 10.0 * world_size());
+  CHECK(kprim::mpi::reduce(space, MPI_COMM_WORLD, a) == 10.0 * world_size());
 }
+
+// The communicator-first order of the 0.1.0 development builds still compiles and gives the same
+// results for one release; it is deprecated, so this test silences the warning it is about.
+#if defined(__NVCC__)
+#pragma nv_diag_suppress 1215, 1444
+#endif
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+TEMPLATE_LIST_TEST_CASE("the deprecated communicator-first order forwards to the space-first calls", "[mpi]",
+                        SpaceOnly) {
+  using Space = typename TestType::space;
+  using View = Kokkos::View<std::int32_t*, typename Space::memory_space>;
+  const Space space;
+  const std::int64_t n = 1000 + world_rank();
+  const View x("x", n), old_out("old_out", n), new_out("new_out", n);
+  Kokkos::deep_copy(x, 3);
+  CHECK(kprim::mpi::reduce(MPI_COMM_WORLD, space, x) == kprim::mpi::reduce(space, MPI_COMM_WORLD, x));
+  CHECK(kprim::mpi::reduce<std::int64_t>(MPI_COMM_WORLD, space, x, kprim::Max{}) == 3);
+  CHECK(kprim::mpi::dot(MPI_COMM_WORLD, space, x, x) == kprim::mpi::dot(space, MPI_COMM_WORLD, x, x));
+  CHECK(kprim::mpi::dot<double>(MPI_COMM_WORLD, space, x, x) == kprim::mpi::dot<double>(space, MPI_COMM_WORLD, x, x));
+  kprim::mpi::inclusive_scan(MPI_COMM_WORLD, space, x, old_out);
+  kprim::mpi::inclusive_scan(space, MPI_COMM_WORLD, x, new_out);
+  CHECK(first_mismatch(to_host(old_out), to_host(new_out)) == -1);
+  kprim::mpi::exclusive_scan(MPI_COMM_WORLD, space, x, old_out, 5, kprim::Sum{});
+  kprim::mpi::exclusive_scan(space, MPI_COMM_WORLD, x, new_out, 5);
+  CHECK(first_mismatch(to_host(old_out), to_host(new_out)) == -1);
+  std::int64_t before = 0;  // ranks below this one hold 1000 + r elements of 3 each
+  for (int r = 0; r < world_rank(); ++r) before += 3 * (1000 + r);
+  CHECK(to_host(new_out)[0] == std::int32_t(5 + before));
+}
+#pragma GCC diagnostic pop

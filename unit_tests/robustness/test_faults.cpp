@@ -162,4 +162,48 @@ TEST_CASE("a full GPU: kprim::allocation_error from the real allocator, then rec
   CHECK(values.front() == 1.0f);
   CHECK(out.untouched());
 }
+
+TEST_CASE("the CUDA reduces' zeroed state counts against the limit: refused by name, then recovery", "[faults][cuda]") {
+  using Space = Kokkos::Cuda;
+  const auto instances = Kokkos::Experimental::partition_space(Space{}, 1, 1);
+  const Space& space = instances[1];
+  // Twice the limit test's size: the bitwise reduce's tree nodes (its zeroed state, growing with n)
+  // outgrow whatever that test left on an instance that reuses its id, so this call must allocate.
+  const std::int64_t n = 2 * std::min<std::int64_t>(1'000'003, max_test_size()) + 1;
+  std::vector<double> host(n);
+  double sum = 0, squares = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    host[i] = double(i % 3);
+    sum += host[i];
+    squares += host[i] * host[i];
+  }
+  const auto in = to_space(space, host, "in");
+  const kprim::ReduceOptions bitwise{.determinism = kprim::Determinism::bitwise};
+  {
+    const LimitGuard limit(64);
+    for (const bool dot : {false, true}) {
+      INFO((dot ? "kprim::dot" : "kprim::reduce"));
+      Guarded<double, Space> result(1, -5.5);
+      std::string message = "no exception";
+      try {
+        if (dot) kprim::dot(space, in, in, result.slot(), bitwise);
+        else kprim::reduce(space, in, result.slot(), kprim::Sum{}, bitwise);
+        space.fence();
+      } catch (const kprim::allocation_error& error) {
+        message = error.what();
+      }
+      CHECK_THAT(message, StartsWith(dot ? "kprim::dot: cannot allocate" : "kprim::reduce: cannot allocate") &&
+                              ContainsSubstring("Cuda") && ContainsSubstring("limit"));
+      CHECK(result.untouched());
+      CHECK(result.values()[0] == -5.5);
+    }
+  }
+  // Lifted: the same calls work, and keep working (the kernels leave the state zeroed).
+  for (int round = 0; round < 3; ++round) {
+    CHECK(kprim::reduce(space, in, kprim::Sum{}, bitwise) == sum);
+    CHECK(kprim::dot(space, in, in, bitwise) == squares);
+    CHECK(kprim::reduce(space, in) == sum);
+    CHECK(kprim::dot(space, in, in) == squares);
+  }
+}
 #endif

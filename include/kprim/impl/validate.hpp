@@ -15,6 +15,7 @@ namespace kprim::impl {
 
 [[noreturn]] void throw_invalid_argument(const char* function, const std::string& what);
 [[noreturn]] void throw_not_initialized(const char* function);
+[[noreturn]] void throw_device_error(const char* function, const std::string& what);
 [[noreturn]] void throw_wrong_thread(const char* function, const char* space);
 [[noreturn]] void throw_allocation_error(const char* function, std::size_t bytes, const char* memory_space,
                                          const std::string& why);

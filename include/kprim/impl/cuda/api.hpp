@@ -40,18 +40,30 @@ struct Output {
   KOKKOS_INLINE_FUNCTION void put(std::int64_t i, const T& value) const { data[i * stride] = value; }
 };
 
-/// Temporary bytes reduce() and dot() need for n elements of In accumulated in T on `space`.
+/// Temporary bytes reduce() needs for n elements of In accumulated in T on `space` (computed by
+/// the code that sizes its launch), and dot()'s.
 template <class In, class T>
-std::size_t reduce_temp_bytes(const Kokkos::Cuda& space, std::int64_t n);
+std::size_t reduce_temp_bytes(const char* function, const Kokkos::Cuda& space, std::int64_t n);
+template <class In, class T>
+std::size_t dot_temp_bytes(const char* function, const Kokkos::Cuda& space, std::int64_t n);
+
+/// Zeroed state reduce(), dot() and transform_reduce() need (the blocks' ticket), kept per
+/// instance by TemporaryStorage: the kernel leaves it zeroed.
+inline constexpr std::size_t reduce_state_bytes = 16;
 
 /// op over x(0 .. n), each element converted to T as it is loaded, into *result (device memory),
-/// enqueued on `space`; `temp` holds reduce_temp_bytes<In, T>(space, n) bytes of device memory.
+/// enqueued on `space`; `temp` holds reduce_temp_bytes<In, T>(function, space, n) bytes of device
+/// memory and `state` reduce_state_bytes of zeroed device memory. Every launcher here takes the
+/// public function's name first: its errors begin with it (kprim::invalid_argument for sizes it
+/// cannot launch, kprim::device_error for CUDA failures).
 template <class In, class T, class Op>
-void reduce(const Kokkos::Cuda& space, Input<In> x, std::int64_t n, Op op, T* result, void* temp);
+void reduce(const char* function, const Kokkos::Cuda& space, Input<In> x, std::int64_t n, Op op, T* result, void* temp,
+            void* state);
 
-/// sum of T(x(i)) * T(y(i)) into *result (device memory); temp as for reduce.
+/// sum of T(x(i)) * T(y(i)) into *result (device memory); temp (dot_temp_bytes) and state as for reduce.
 template <class In, class T>
-void dot(const Kokkos::Cuda& space, Input<In> x, Input<In> y, std::int64_t n, T* result, void* temp);
+void dot(const char* function, const Kokkos::Cuda& space, Input<In> x, Input<In> y, std::int64_t n, T* result,
+         void* temp, void* state);
 
 /// Temporary bytes scan() needs for n elements accumulated in T.
 template <class T>
@@ -61,51 +73,55 @@ std::size_t scan_temp_bytes(std::int64_t n);
 /// loaded: exclusive (seeded with `seed`) or inclusive (seed must be op's identity); *total
 /// (device memory, optional) gets op(seed, all of in).
 template <class In, class T, class Op>
-void scan(const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
-          T* total, void* temp);
+void scan(const char* function, const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n, bool exclusive,
+          T seed, Op op, T* total, void* temp);
 
 /// Temporary bytes transform_reduce() needs for n elements accumulated in T.
 template <class T>
-std::size_t transform_reduce_temp_bytes(const Kokkos::Cuda& space, std::int64_t n);
+std::size_t transform_reduce_temp_bytes(const char* function, const Kokkos::Cuda& space, std::int64_t n);
 
 /// op over source(0 .. n) (any device-callable functor returning T) into *result (device
-/// memory); temp holds transform_reduce_temp_bytes<T>(space, n) bytes. Instantiated where the
-/// call is compiled (a lambda has no precompiled form).
+/// memory); temp holds transform_reduce_temp_bytes<T>(function, space, n) bytes, state as for
+/// reduce. Instantiated where the call is compiled (a lambda has no precompiled form).
 template <class T, class Op, class Source>
-void transform_reduce(const Kokkos::Cuda& space, const Source& source, std::int64_t n, Op op, T* result, void* temp);
+void transform_reduce(const char* function, const Kokkos::Cuda& space, const Source& source, std::int64_t n, Op op,
+                      T* result, void* temp, void* state);
 
 /// The single-pass scan from any source (source(i) converts to T: an Input or a functor) into
 /// any sink (sink.put(i, value): an Output, or a callback); temp as for scan().
 template <class T, class Op, class Source, class Sink>
-void scan_indexed(const Kokkos::Cuda& space, const Source& source, const Sink& sink, std::int64_t n, bool exclusive,
-                  T seed, Op op, T* total, void* temp);
+void scan_indexed(const char* function, const Kokkos::Cuda& space, const Source& source, const Sink& sink, std::int64_t n,
+                  bool exclusive, T seed, Op op, T* total, void* temp);
 
-/// Temporary bytes the Determinism::bitwise paths need for n elements of `value_size` bytes.
+/// Temporary bytes the Determinism::bitwise scan needs for n elements of `value_size` bytes.
 std::size_t bitwise_temp_bytes(std::int64_t n, std::size_t value_size);
+
+/// Zeroed state the Determinism::bitwise reduce and dot need for n elements (block counter and
+/// tree nodes, left zeroed by the kernel), kept per instance by TemporaryStorage.
+std::size_t bitwise_reduce_state_bytes(std::int64_t n);
 
 /// Determinism::bitwise reduce, dot and scan (float and double, the built-in ops; dot: Sum),
 /// in the order of impl/team/bitwise_tree.hpp; arguments as for reduce, dot and scan, except
-/// that an inclusive scan (exclusive = false) ignores `seed`, and that reduce and dot use no
-/// `temp` (they keep a per-stream state that the kernel leaves zeroed; `temp` may be null).
+/// that an inclusive scan (exclusive = false) ignores `seed`, and that reduce and dot take no
+/// scratch, only `state`: bitwise_reduce_state_bytes(n) of zeroed device memory.
 template <class T, class Op>
-void bitwise_reduce(const Kokkos::Cuda& space, Input<T> x, std::int64_t n, Op op, T* result, void* temp);
+void bitwise_reduce(const char* function, const Kokkos::Cuda& space, Input<T> x, std::int64_t n, Op op, T* result,
+                    void* state);
 template <class T>
-void bitwise_dot(const Kokkos::Cuda& space, Input<T> x, Input<T> y, std::int64_t n, T* result, void* temp);
+void bitwise_dot(const char* function, const Kokkos::Cuda& space, Input<T> x, Input<T> y, std::int64_t n, T* result,
+                 void* state);
 template <class T, class Op>
-void bitwise_scan(const Kokkos::Cuda& space, Input<T> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
-                  T* total, void* temp);
+void bitwise_scan(const char* function, const Kokkos::Cuda& space, Input<T> in, Output<T> out, std::int64_t n,
+                  bool exclusive, T seed, Op op, T* total, void* temp);
 
 // ---- compiled into the library (src/cuda/) ---------------------------------------------------
 
 /// Streaming multiprocessors of the instance's device (asked once per device).
-int cached_sm_count(const Kokkos::Cuda& space);
+int cached_sm_count(const char* function, const Kokkos::Cuda& space);
 
-/// The reduce kernel's per-stream ticket: allocated zeroed once, left zeroed by every kernel.
-unsigned* reduce_ticket(const Kokkos::Cuda& space);
-
-/// Throws std::runtime_error naming `what` unless `status` is cudaSuccess (as an int, so this
-/// header needs no CUDA runtime header).
-void check_launch(int status, const char* what);
+/// Throws kprim::device_error ("<function>: <what> failed: <CUDA's error string>") unless `status`
+/// is cudaSuccess (as an int, so this header needs no CUDA runtime header).
+void check_launch(const char* function, int status, const char* what);
 
 /// A hand-written kernel launch announced to Kokkos Tools as a parallel_for named `name`, so kernel
 /// timers, the space-time stack and nvtx connectors see it (inside the call's "kprim::<function>
@@ -144,11 +160,13 @@ class ToolsKernel {
   X(std::uint64_t, std::uint64_t) X(float, float) X(double, double) X(float, double)
 
 #define KPRIM_CUDA_DECLARE_PRECOMPILED(In, T, Op)                                                              \
-  extern template void reduce<In, T, Op>(const Kokkos::Cuda&, Input<In>, std::int64_t, Op, T*, void*);         \
-  extern template void scan<In, T, Op>(const Kokkos::Cuda&, Input<In>, Output<T>, std::int64_t, bool, T, Op, T*, \
-                                       void*);
+  extern template void reduce<In, T, Op>(const char*, const Kokkos::Cuda&, Input<In>, std::int64_t, Op, T*, void*, \
+                                         void*);                                                                \
+  extern template void scan<In, T, Op>(const char*, const Kokkos::Cuda&, Input<In>, Output<T>, std::int64_t, bool, T, \
+                                       Op, T*, void*);
 #define KPRIM_CUDA_DECLARE_PRECOMPILED_DOT(In, T) \
-  extern template void dot<In, T>(const Kokkos::Cuda&, Input<In>, Input<In>, std::int64_t, T*, void*);
+  extern template void dot<In, T>(const char*, const Kokkos::Cuda&, Input<In>, Input<In>, std::int64_t, T*, void*, \
+                                  void*);
 KPRIM_CUDA_FOR_EACH_PRECOMPILED(KPRIM_CUDA_DECLARE_PRECOMPILED)
 KPRIM_CUDA_FOR_EACH_PRECOMPILED_DOT(KPRIM_CUDA_DECLARE_PRECOMPILED_DOT)
 #undef KPRIM_CUDA_DECLARE_PRECOMPILED

@@ -9,10 +9,11 @@
 #include <kprim/impl/cuda/reduce.cuh>
 #include <kprim/impl/cuda/scan.cuh>
 #include <kprim/impl/cuda/select.cuh>
+#include <kprim/impl/validate.hpp>
 
 #include <algorithm>
 #include <cstdint>
-#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace kprim::impl::cuda {
@@ -32,54 +33,80 @@ bool vector_head(const Input<In>& x, std::int64_t n, std::int64_t& head) {
   }
 }
 
+/// Refuses a launch of more tiles than a grid holds (2^31 - 1 blocks), as the portable scan does.
+inline void check_tiles(const char* function, std::int64_t tiles, std::int64_t n, const char* what) {
+  if (tiles > std::int64_t(0x7fffffff))
+    throw_invalid_argument(function, std::string("a ") + what + " of " + std::to_string(n) +
+                                         " elements needs more than 2^31 tiles on the CUDA path");
+}
+
+/// Blocks of the reduce kernel over n elements of `Source`: what sizes its temporaries and its launch.
+template <class Source>
+int reduce_grid(const char* function, const Kokkos::Cuda& space, std::int64_t n) {
+  return reduce_grid_size<typename Source::default_policy>(cached_sm_count(function, space), n, 16 / Source::width);
+}
+
+/// The reduce kernel's temporaries: 16 bytes, then one partial per block.
+template <class Source, class T>
+std::size_t reduce_scratch_bytes(const char* function, const Kokkos::Cuda& space, std::int64_t n) {
+  return 16 + std::size_t(reduce_grid<Source>(function, space, n)) * sizeof(T);
+}
+
 template <class T, class Op, class Source>
-void launch_reduce(const Kokkos::Cuda& space, const Source& source, std::int64_t n, const Op& op, T* result,
-                   void* temp) {
+void launch_reduce(const char* function, const Kokkos::Cuda& space, const Source& source, std::int64_t n, const Op& op,
+                   T* result, void* temp, void* state) {
   using Policy = typename Source::default_policy;
-  const int grid = reduce_grid_size<Policy>(cached_sm_count(space), n, 16 / Source::width);
+  const int grid = reduce_grid<Source>(function, space, n);
   T* const partials = reinterpret_cast<T*>(static_cast<unsigned char*>(temp) + 16);
-  unsigned* const ticket = grid > 1 ? reduce_ticket(space) : nullptr;
+  // The blocks' ticket, kept zeroed between calls: atomicInc wraps at grid - 1, so the last block
+  // leaves it zero and no memset is needed per call (a memset per call cost ~25% of a
+  // 2^20-element reduce on an H100).
+  unsigned* const ticket = grid > 1 ? static_cast<unsigned*>(state) : nullptr;
   const ToolsKernel announce("kprim::cuda::reduce_kernel", space);
   reduce_kernel<T, Op, Source, Policy><<<grid, Policy::block_size, 0, space.cuda_stream()>>>(source, n, op, partials,
                                                                                             ticket, result);
-  check_launch(int(cudaGetLastError()), "reduce kernel launch");
+  check_launch(function, int(cudaGetLastError()), "reduce kernel launch");
 }
 }  // namespace detail
 
 template <class In, class T>
-std::size_t reduce_temp_bytes(const Kokkos::Cuda& space, std::int64_t n) {
-  const int sm_count = cached_sm_count(space);
-  const int grid = std::max(reduce_grid_size<typename ValueSource<In, T>::default_policy>(sm_count, n, sizeof(In)),
-                            reduce_grid_size<typename ProductSource<In, T>::default_policy>(sm_count, n, sizeof(In)));
-  return 16 + std::size_t(grid) * sizeof(T);  // partials of a reduce or a dot
-}
-
-template <class In, class T, class Op>
-void reduce(const Kokkos::Cuda& space, Input<In> x, std::int64_t n, Op op, T* result, void* temp) {
-  ValueSource<In, T> source{x, false, 0};
-  source.vectorized = detail::vector_head(x, n, source.head);
-  detail::launch_reduce(space, source, n, op, result, temp);
+std::size_t reduce_temp_bytes(const char* function, const Kokkos::Cuda& space, std::int64_t n) {
+  return detail::reduce_scratch_bytes<ValueSource<In, T>, T>(function, space, n);
 }
 
 template <class In, class T>
-void dot(const Kokkos::Cuda& space, Input<In> x, Input<In> y, std::int64_t n, T* result, void* temp) {
+std::size_t dot_temp_bytes(const char* function, const Kokkos::Cuda& space, std::int64_t n) {
+  return detail::reduce_scratch_bytes<ProductSource<In, T>, T>(function, space, n);
+}
+
+template <class In, class T, class Op>
+void reduce(const char* function, const Kokkos::Cuda& space, Input<In> x, std::int64_t n, Op op, T* result, void* temp,
+            void* state) {
+  ValueSource<In, T> source{x, false, 0};
+  source.vectorized = detail::vector_head(x, n, source.head);
+  detail::launch_reduce(function, space, source, n, op, result, temp, state);
+}
+
+template <class In, class T>
+void dot(const char* function, const Kokkos::Cuda& space, Input<In> x, Input<In> y, std::int64_t n, T* result,
+         void* temp, void* state) {
   ProductSource<In, T> source{x, y, false, 0};
   std::int64_t head_y = 0;
   // Vector loads need both inputs at the same distance from a 16-byte boundary.
   source.vectorized =
       detail::vector_head(x, n, source.head) && detail::vector_head(y, n, head_y) && head_y == source.head;
-  detail::launch_reduce(space, source, n, Sum{}, result, temp);
+  detail::launch_reduce(function, space, source, n, Sum{}, result, temp, state);
 }
 
 template <class T>
-std::size_t transform_reduce_temp_bytes(const Kokkos::Cuda& space, std::int64_t n) {
-  using Policy = typename FunctorSource<Input<T>, T>::default_policy;
-  return 16 + std::size_t(reduce_grid_size<Policy>(cached_sm_count(space), n, 16)) * sizeof(T);
+std::size_t transform_reduce_temp_bytes(const char* function, const Kokkos::Cuda& space, std::int64_t n) {
+  return detail::reduce_scratch_bytes<FunctorSource<Input<T>, T>, T>(function, space, n);
 }
 
 template <class T, class Op, class Source>
-void transform_reduce(const Kokkos::Cuda& space, const Source& source, std::int64_t n, Op op, T* result, void* temp) {
-  detail::launch_reduce(space, FunctorSource<Source, T>{source}, n, op, result, temp);
+void transform_reduce(const char* function, const Kokkos::Cuda& space, const Source& source, std::int64_t n, Op op,
+                      T* result, void* temp, void* state) {
+  detail::launch_reduce(function, space, FunctorSource<Source, T>{source}, n, op, result, temp, state);
 }
 
 template <class T>
@@ -88,24 +115,24 @@ std::size_t scan_temp_bytes(std::int64_t n) {
 }
 
 template <class In, class T, class Op>
-void scan(const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n, bool exclusive, T seed, Op op,
-          T* total, void* temp) {
+void scan(const char* function, const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n, bool exclusive,
+          T seed, Op op, T* total, void* temp) {
   using policy = default_scan_policy<T>;
-  if (scan_tiles<policy>(n) > std::int64_t(0x7fffffff))
-    throw std::runtime_error("kprim (CUDA path): scan of more than 2^31 tiles");
+  detail::check_tiles(function, scan_tiles<policy>(n), n, "scan");
   const ToolsKernel announce("kprim::cuda::scan_kernel", space);
-  check_launch(int(launch_scan<T, Op, policy>(space.cuda_stream(), in, out, n, exclusive, seed, op, total, temp)),
+  check_launch(function,
+               int(launch_scan<T, Op, policy>(space.cuda_stream(), in, out, n, exclusive, seed, op, total, temp)),
                "scan kernel launch");
 }
 
 template <class T, class Op, class Source, class Sink>
-void scan_indexed(const Kokkos::Cuda& space, const Source& source, const Sink& sink, std::int64_t n, bool exclusive,
-                  T seed, Op op, T* total, void* temp) {
+void scan_indexed(const char* function, const Kokkos::Cuda& space, const Source& source, const Sink& sink, std::int64_t n,
+                  bool exclusive, T seed, Op op, T* total, void* temp) {
   using policy = default_scan_policy<T>;
-  if (scan_tiles<policy>(n) > std::int64_t(0x7fffffff))
-    throw std::runtime_error("kprim (CUDA path): scan of more than 2^31 tiles");
+  detail::check_tiles(function, scan_tiles<policy>(n), n, "scan");
   const ToolsKernel announce("kprim::cuda::scan_kernel", space);
-  check_launch(int(launch_scan<T, Op, policy>(space.cuda_stream(), source, sink, n, exclusive, seed, op, total, temp)),
+  check_launch(function,
+               int(launch_scan<T, Op, policy>(space.cuda_stream(), source, sink, n, exclusive, seed, op, total, temp)),
                "scan kernel launch");
 }
 
@@ -120,12 +147,13 @@ std::size_t select_temp_bytes(std::int64_t n) {
 
 /// Compacts [0, n) (n > 0) by `selection` (select_kernel); the count goes to *count.
 template <class Selection>
-void select(const Kokkos::Cuda& space, const Selection& selection, std::int64_t n, std::int64_t* count, void* temp) {
+void select(const char* function, const Kokkos::Cuda& space, const Selection& selection, std::int64_t n,
+            std::int64_t* count, void* temp) {
   using policy = select_policy_for<Selection>;
-  if (select_tiles<policy>(n) > std::int64_t(0x7fffffff))
-    throw std::runtime_error("kprim (CUDA path): select of more than 2^31 tiles");
+  detail::check_tiles(function, select_tiles<policy>(n), n, "compaction");
   const ToolsKernel announce("kprim::cuda::select_kernel", space);
-  check_launch(int(launch_select<policy>(space.cuda_stream(), selection, n, count, temp)), "select kernel launch");
+  check_launch(function, int(launch_select<policy>(space.cuda_stream(), selection, n, count, temp)),
+               "select kernel launch");
 }
 
 }  // namespace kprim::impl::cuda

@@ -190,13 +190,17 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
         if (detail::is_default(options.tuning)) {
           const detail::PathRegion region(function, "cuda bitwise");
-          // No temporaries: the CUDA bitwise reduce keeps its own per-stream state.
-          with_result_slot<T>(function, space, 0, result, [&](unsigned char* temp, T* target) {
-            if constexpr (detail::is_products<Source>::value)
-              cuda::bitwise_dot<T>(space, detail::cuda_input(source.x), detail::cuda_input(source.y), n, target, temp);
-            else
-              cuda::bitwise_reduce<T, Op>(space, detail::cuda_input(source), n, op, target, temp);
-          });
+          // No scratch: the CUDA bitwise reduce works in the instance's zeroed state.
+          with_result_slot<T>(
+              function, space, 0, result,
+              [&](unsigned char*, T* target, unsigned char* state) {
+                if constexpr (detail::is_products<Source>::value)
+                  cuda::bitwise_dot<T>(function, space, detail::cuda_input(source.x), detail::cuda_input(source.y), n,
+                                       target, state);
+                else
+                  cuda::bitwise_reduce<T, Op>(function, space, detail::cuda_input(source), n, op, target, state);
+              },
+              cuda::bitwise_reduce_state_bytes(n));
           return;
         }
 #endif
@@ -211,10 +215,12 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
     if (detail::automatic_takes_cuda(options)) {
       detail::refuse_cuda_tuning(function, options.tuning, ReduceAlgorithm::tree);
       const detail::PathRegion region(function, "cuda");
-      with_result_slot<T>(function, space, cuda::transform_reduce_temp_bytes<T>(space, n), result,
-                          [&](unsigned char* temp, T* target) {
-                            cuda::transform_reduce<T, Op>(space, source, n, op, target, temp);
-                          });
+      with_result_slot<T>(
+          function, space, cuda::transform_reduce_temp_bytes<T>(function, space, n), result,
+          [&](unsigned char* temp, T* target, unsigned char* state) {
+            cuda::transform_reduce<T, Op>(function, space, source, n, op, target, temp, state);
+          },
+          cuda::reduce_state_bytes);
       return;
     }
 #endif
@@ -224,14 +230,19 @@ void run_reduce(const char* function, const Space& space, std::int64_t n, const 
     if (detail::automatic_takes_cuda(options)) {
       detail::refuse_cuda_tuning(function, options.tuning, ReduceAlgorithm::tree);
       const detail::PathRegion region(function, "cuda");
-      with_result_slot<T>(function, space, cuda::reduce_temp_bytes<In, T>(space, n), result,
-                          [&](unsigned char* temp, T* target) {
-                            if constexpr (detail::is_products<Source>::value)
-                              cuda::dot<In, T>(space, detail::cuda_input(source.x), detail::cuda_input(source.y), n,
-                                               target, temp);
-                            else
-                              cuda::reduce<In, T, Op>(space, detail::cuda_input(source), n, op, target, temp);
-                          });
+      constexpr bool products = detail::is_products<Source>::value;
+      const std::size_t temp_bytes = products ? cuda::dot_temp_bytes<In, T>(function, space, n)
+                                              : cuda::reduce_temp_bytes<In, T>(function, space, n);
+      with_result_slot<T>(
+          function, space, temp_bytes, result,
+          [&](unsigned char* temp, T* target, unsigned char* state) {
+            if constexpr (products)
+              cuda::dot<In, T>(function, space, detail::cuda_input(source.x), detail::cuda_input(source.y), n, target,
+                               temp, state);
+            else
+              cuda::reduce<In, T, Op>(function, space, detail::cuda_input(source), n, op, target, temp, state);
+          },
+          cuda::reduce_state_bytes);
       return;
     }
 #endif
@@ -260,7 +271,7 @@ void run_select([[maybe_unused]] const char* function, [[maybe_unused]] const Sp
       const detail::PathRegion region(function, "cuda");
       with_result_slot<std::int64_t>(function, space, cuda::select_temp_bytes<Selection>(n), count,
                                      [&](unsigned char* temp, std::int64_t* target) {
-                                       cuda::select(space, selection, n, target, temp);
+                                       cuda::select(function, space, selection, n, target, temp);
                                      });
       return;
     }
@@ -290,7 +301,7 @@ void run_scan(const char* function, const Space& space, const In& in, const Out&
             const detail::PathRegion region(function, "cuda bitwise");
             with_result_slot<T>(function, space, cuda::bitwise_temp_bytes(n, sizeof(T)), total,
                                 [&](unsigned char* temp, T* target) {
-                                  cuda::bitwise_scan<T, Op>(space, detail::cuda_input(in), detail::cuda_output(out), n,
+                                  cuda::bitwise_scan<T, Op>(function, space, detail::cuda_input(in), detail::cuda_output(out), n,
                                                             exclusive, seed, op, target, temp);
                                 });
             return;
@@ -312,10 +323,10 @@ void run_scan(const char* function, const Space& space, const In& in, const Out&
       const detail::PathRegion region(function, "cuda");
       with_result_slot<T>(function, space, cuda::scan_temp_bytes<T>(n), total, [&](unsigned char* temp, T* target) {
         if constexpr (views)
-          cuda::scan<typename In::non_const_value_type, T, Op>(space, detail::cuda_input(in), detail::cuda_output(out),
+          cuda::scan<typename In::non_const_value_type, T, Op>(function, space, detail::cuda_input(in), detail::cuda_output(out),
                                                                n, exclusive, seed, op, target, temp);
         else
-          cuda::scan_indexed<T, Op>(space, detail::cuda_source(in), detail::cuda_sink(out), n, exclusive, seed, op,
+          cuda::scan_indexed<T, Op>(function, space, detail::cuda_source(in), detail::cuda_sink(out), n, exclusive, seed, op,
                                     target, temp);
       });
       return;

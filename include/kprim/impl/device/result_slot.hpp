@@ -19,18 +19,24 @@ constexpr std::size_t round_up16(std::size_t bytes) { return (bytes + 15) / 16 *
 /// Leases `temp_bytes` of temporaries for `function` (16-byte aligned) and runs launch(temporaries, target):
 /// `target` points at the rank-0 View `result` when `space` can write it, else at a slot after
 /// the temporaries whose value is then copied to `result` asynchronously on `space`. `result`
-/// may be NoTotal (target = nullptr).
+/// may be NoTotal (target = nullptr). With `state_bytes` > 0 it also leases the instance's zeroed
+/// state (TemporaryStorage) and runs launch(temporaries, target, state).
 template <class T, class Space, class Result, class Launch>
-void with_result_slot(const char* function, const Space& space, std::size_t temp_bytes, const Result& result, Launch launch) {
+void with_result_slot(const char* function, const Space& space, std::size_t temp_bytes, const Result& result, Launch launch,
+                      std::size_t state_bytes = 0) {
   constexpr bool wanted = !std::is_same_v<Result, NoTotal>;
   bool direct = true;
   if constexpr (wanted) direct = Kokkos::SpaceAccessibility<Space, typename Result::memory_space>::accessible;
   const std::size_t slot_offset = round_up16(temp_bytes);
-  const auto temporaries = TemporaryStorage<Space>::lease(function, space, slot_offset + (direct ? 0 : round_up16(sizeof(T))));
+  const auto temporaries = TemporaryStorage<Space>::lease(
+      function, space, slot_offset + (direct ? 0 : round_up16(sizeof(T))), state_bytes);
   unsigned char* const base = temporaries.template as<unsigned char>();
   T* target = nullptr;
   if constexpr (wanted) target = direct ? result.data() : reinterpret_cast<T*>(base + slot_offset);
-  launch(base, target);
+  if constexpr (std::is_invocable_v<Launch&, unsigned char*, T*, unsigned char*>)
+    launch(base, target, temporaries.state());
+  else
+    launch(base, target);
   if constexpr (wanted) {
     if constexpr (!Kokkos::SpaceAccessibility<Space, typename Result::memory_space>::accessible)
       Kokkos::deep_copy(space, result, Kokkos::View<T, typename Space::memory_space, Kokkos::MemoryUnmanaged>(target));

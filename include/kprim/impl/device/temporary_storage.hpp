@@ -7,6 +7,12 @@
 // hold its lease while they enqueue work, so two host threads sharing an instance cannot
 // interleave their passes; kernels that use the buffer are ordered on the instance, so the
 // next call's kernels cannot overwrite it early. Buffers are freed at Kokkos::finalize.
+//
+// Besides that scratch buffer an instance keeps a zeroed state buffer: counters and tree nodes that
+// the kernels using them leave zeroed when they finish (the CUDA reduce's ticket, the CUDA bitwise
+// reduce's nodes), so no call pays for a memset. It is allocated zero-filled and grows like the
+// scratch buffer. Every byte kprim allocates for a call goes through lease(), and the limit
+// (kprim::set_temporary_storage_limit) caps the two together.
 
 #include <kprim/impl/validate.hpp>
 #include <kprim/memory.hpp>
@@ -32,49 +38,43 @@ class TemporaryStorage {
   /// Exclusive use of an instance's buffer of at least `bytes` bytes while it lives.
   class Lease {
    public:
-    Lease(std::unique_lock<std::mutex> lock, unsigned char* data) : lock_(std::move(lock)), data_(data) {}
+    Lease(std::unique_lock<std::mutex> lock, unsigned char* data, unsigned char* state)
+        : lock_(std::move(lock)), data_(data), state_(state) {}
     template <class T>
     T* as() const {
       return reinterpret_cast<T*>(data_);  // Kokkos allocations are aligned for any value type
     }
+    /// The zeroed state buffer (null when the lease asked for none).
+    unsigned char* state() const { return state_; }
 
    private:
     std::unique_lock<std::mutex> lock_;
     unsigned char* data_;
+    unsigned char* state_;
   };
 
-  /// Throws kprim::allocation_error (naming `function`) when the buffer cannot grow to `bytes`:
+  /// Exclusive use of at least `bytes` bytes of scratch and `state_bytes` bytes of zeroed state.
+  /// Throws kprim::allocation_error (naming `function`) when a buffer cannot grow: the two together
   /// over kprim::temporary_storage_limit(), or the allocation failed. Nothing has been launched
-  /// with the buffer then, and the instance is left with no buffer (the next call allocates).
-  static Lease lease(const char* function, const Space& space, std::size_t bytes) {
+  /// with the buffers then, and a buffer that could not grow is left empty (the next call allocates).
+  static Lease lease(const char* function, const Space& space, std::size_t bytes, std::size_t state_bytes = 0) {
     Entry& entry = entry_for(space);
     std::unique_lock<std::mutex> lock(entry.mutex);
-    if (entry.buffer.extent(0) < bytes) {
-      const std::size_t limit = temporary_storage_limit();
-      if (bytes > limit)
-        throw_allocation_error(function, bytes, MemorySpace::name(),
-                               "over the limit of " + std::to_string(limit) +
-                                   " bytes set with kprim::set_temporary_storage_limit");
-      if (entry.buffer.extent(0) > 0) space.fence("kprim: retire a smaller temporary buffer");
-      entry.buffer = buffer_type();  // free before allocating the larger one
-      // Grow by at least 1/8 so slowly growing sizes do not reallocate on every call.
-      const std::size_t size = std::max(bytes, std::min(limit, bytes + bytes / 8));
-      try {
-        entry.buffer =
-            buffer_type(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kprim::temporaries"), size);
-      } catch (const std::exception& failure) {  // Kokkos reports a failed allocation as std::bad_alloc or runtime_error
-        throw_allocation_error(function, size, MemorySpace::name(), failure.what());
-      }
-    }
-    return Lease(std::move(lock), entry.buffer.data());
+    const std::size_t limit = temporary_storage_limit();
+    const std::size_t state_kept = std::max<std::size_t>(entry.state.extent(0), state_bytes);
+    grow(function, space, entry.buffer, bytes, state_kept, limit, false, "kprim::temporaries");
+    // Zero-filled once; the kernels that use it leave it zeroed.
+    grow(function, space, entry.state, state_bytes, entry.buffer.extent(0), limit, true, "kprim::zeroed state");
+    return Lease(std::move(lock), entry.buffer.data(), state_bytes > 0 ? entry.state.data() : nullptr);
   }
 
-  /// Frees every instance's buffer (also run by Kokkos::finalize).
+  /// Frees every instance's buffers (also run by Kokkos::finalize).
   static void release() {
     std::lock_guard<std::mutex> guard(registry_mutex());
     for (auto& [id, entry] : registry()) {
       std::lock_guard<std::mutex> lock(entry->mutex);
       entry->buffer = buffer_type();
+      entry->state = buffer_type();
     }
     registry().clear();
   }
@@ -82,8 +82,33 @@ class TemporaryStorage {
  private:
   struct Entry {
     std::mutex mutex;
-    buffer_type buffer;
+    buffer_type buffer;  // scratch: each call writes what it reads
+    buffer_type state;   // zeroed between calls
   };
+
+  /// Grows `buffer` to at least `bytes` (by at least 1/8, within the limit less `other_bytes`,
+  /// what the instance's other buffer holds), zero-filled on `space` or left uninitialized.
+  static void grow(const char* function, const Space& space, buffer_type& buffer, std::size_t bytes,
+                   std::size_t other_bytes, std::size_t limit, bool zero_filled, const char* label) {
+    if (buffer.extent(0) >= bytes) return;
+    const std::size_t room = limit - std::min(limit, other_bytes);
+    if (bytes > room)
+      throw_allocation_error(function, bytes, MemorySpace::name(),
+                             "over the limit of " + std::to_string(limit) +
+                                 " bytes set with kprim::set_temporary_storage_limit" +
+                                 (other_bytes > 0 ? " (" + std::to_string(other_bytes) + " of them kept already)" : ""));
+    if (buffer.extent(0) > 0) space.fence("kprim: retire a smaller temporary buffer");
+    buffer = buffer_type();  // free before allocating the larger one
+    const std::size_t size = std::max(bytes, std::min(room, bytes + bytes / 8));
+    try {
+      if (zero_filled)
+        buffer = buffer_type(Kokkos::view_alloc(space, std::string(label)), size);
+      else
+        buffer = buffer_type(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), size);
+    } catch (const std::exception& failure) {  // Kokkos reports a failed allocation as std::bad_alloc or runtime_error
+      throw_allocation_error(function, size, MemorySpace::name(), failure.what());
+    }
+  }
 
   static Entry& entry_for(const Space& space) {
     std::lock_guard<std::mutex> guard(registry_mutex());

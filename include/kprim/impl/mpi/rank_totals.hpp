@@ -30,18 +30,6 @@
 #include <type_traits>
 #include <vector>
 
-namespace kprim::mpi {
-
-/// Thrown when an MPI call made by kprim::mpi fails (only seen with an error handler other than
-/// MPI_ERRORS_ARE_FATAL on the communicator). The message names the kprim function, the MPI call
-/// and MPI's error string.
-class error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-}  // namespace kprim::mpi
-
 namespace kprim::impl::mpi {
 
 enum class Combination { native, user_op, gathered };
