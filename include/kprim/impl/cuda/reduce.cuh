@@ -29,19 +29,10 @@ struct ReducePolicy {
   static constexpr bool block_chunks = BlockChunks;
 };
 
-// Tuning. 2026-11-22 (H200): 256 threads, 8 blocks per SM (full occupancy), four 16-byte loads in
-// flight per thread, for both. 2026-11-23 night (H200, kprim-reduce-tuning --reps=30, two runs,
-// perf_tests/results/NVIDIA-H200-2026-11-23-reduce-tuning.csv), CUB time / kprim time, sums
-// into device memory:
-//                                   2^20        2^24        2^26        2^28
-//   reduce 256 x 8 / 4 vectors      1.15-1.54   1.02-1.08   0.99-1.04   0.96-1.00  (int32 0.96-0.99 at 2^26-2^28)
-//   reduce 512 x 4 / 4 vectors      1.20-1.53   1.06-1.12   1.01-1.05   1.00-1.02  <- reduce default
-//   reduce 256 x 4 / 8 vectors      1.25-1.54   1.03-1.11   0.99-1.04   0.98-1.02  (int64 0.98 at 2^28)
-//   dot    256 x 8 / 4 vectors      1.19-1.44   1.00-1.08   0.99-1.02   0.97-0.99
-//   dot    512 x 4 / 4 vectors      1.19-1.49   1.02-1.08   1.00-1.03   0.97-1.00
-//   dot    256 x 4 / 8 vectors      1.19-1.51   1.04-1.09   1.01-1.04   1.00-1.02  <- dot default
-// (the dot reads two arrays: 8 vectors in flight per thread = 16 loads). One contiguous chunk of
-// vectors per block instead of the grid stride: 0.91-0.96 at 2^28 (both), dropped.
+// Default policies: reduce 512 threads x 4 blocks per SM, 4 vectors in flight; dot 256 x 4, 8
+// vectors (two arrays). H200, kprim-reduce-tuning, 2026-11-23: CUB time / kprim time 1.00-1.02
+// (reduce) and 1.00-1.02 (dot) at 2^28; the candidates: perf_tests/results/README.md ("Tuning
+// history of the CUDA kernels").
 // Each source below names its default policy.
 
 /// A contiguous or strided input of In read as accumulators T (the conversion happens on load,

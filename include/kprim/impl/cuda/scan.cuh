@@ -50,84 +50,11 @@ struct ScanPolicy {
                 "kprim: chains and the early rescan are for runs kept in shared memory");
 };
 
-// Tuning, measured on an H100 80GB HBM3.
-// 2026-11-22 (kprim-bench, float inclusive scan, 2^28, GB/s of ideal traffic; CUB 2386, copy 2922):
-//   separate flag/value arrays, acquire polls, direct vector loads ........ 1473
-//   one status word per tile (flag + value in one access) ................ 1626
-//   + __launch_bounds__(256, 8): 32 registers, 8 blocks per SM ............ 1812
-//   + warp-striped loads/stores through shared memory .................... 2120
-// 2026-11-23 (kprim-scan-tuning --reps=30, inclusive sum, time relative to CUB's in the same run,
-// perf_tests/results/NVIDIA-H100-2026-11-23-scan-tuning.csv). ncu on 256 x 16 / 8 blocks (float,
-// 2^28): 32 registers spill (5.8M local requests), 201M warp instructions against CUB's 102M,
-// 63% of stall cycles at the barrier behind warp 0's look-back. With WarpRuns (16-byte shared
-// accesses) and larger tiles:
-//                        2^20   2^24   2^26   2^28   (CUB time / kprim time)
-//   float  256 x 16 / 8   1.37   0.90   0.90   0.90   (the old default)
-//   float  256 x 32 / 4   1.42   0.96   0.98   0.97   62 registers, no spills, 114M instructions
-//   float  128 x 64 / 4   1.40   0.96   0.97   0.97   118 registers, 91M instructions
-//   float  128 x 32 / 8   1.32   0.96   0.96   0.95
-//   float  512 x 16 / 4   1.35   0.93   0.92   0.92
-//   double 256 x  8 / 8   0.98   0.93   0.92   0.92   (the old default)
-//   double 224 x 24 / 4   1.22   1.01   1.04   1.06   CUB's own sm90 shape for 8-byte sums
-//   double 256 x 16 / 4   1.06   1.00   1.00   1.00
-//   double 192 x 16 / 6   1.02   1.01   1.01   1.02
-// A 100-400 ns __nanosleep between look-back polls (first sweep, scalar-exchange kernel) moved
-// n >= 2^26 by under 2% either way, so the look-back spins.
-// Tried and dropped: persistent blocks (one wave, each block taking its next tile's ticket while
-// it works on the current one, to hide the atomic): float 2^28 0.72, double 0.65 of CUB, because
-// a ticket taken early is scanned late and every later tile waits on it. The
-// float kernel stays ~3% behind CUB at n >= 2^26: DRAM throughput 70% of peak against CUB's 72.5%,
-// 0.26 eligible warps per scheduler, the block barrier behind the look-back still the top stall.
-// 2026-11-23 evening: runs kept in shared memory (RunsInShared: each lane folds its run from the
-// exchange and rescans it there, so the tile is not held in registers across the look-back):
-// 6 blocks of 128 threads per SM (80 registers) instead of 4 of 256, more tiles in flight while
-// each waits on its look-back. kprim-scan-tuning --reps=30, two rounds
-// (perf_tests/results/NVIDIA-H100-2026-11-23-scan-tuning-shared-runs.csv), CUB time / kprim time:
-//                                 2^20        2^24        2^26        2^28
-//   float  256 x 32 / 4 (regs)   1.42-1.48   0.96-1.00   0.97-0.99   0.96-0.97
-//   float  128 x 64 / 6 shared   1.34-1.48   0.96-1.02   1.04-1.06   1.05       <- default
-//   float  128 x 64 / 5 shared   1.43-1.52   1.03        1.03-1.04   1.02
-//   float  256 x 32 / 6 shared   1.41-1.42   0.90-0.92   0.91-0.92   0.90-0.91
-//   int32  256 x 32 / 4 (regs)   1.45-1.64   1.00-1.02   0.97-0.99   0.97-0.98
-//   int32  128 x 64 / 6 shared   1.51-1.81   1.02-1.05   1.04-1.06   1.06       <- default
-//   double 224 x 24 / 4 (regs)   1.21-1.28   1.00-1.03   1.04-1.05   1.06-1.07
-//   double 128 x 32 / 6 shared   0.91-1.11   1.02-1.04   1.04-1.05   1.04-1.06  <- default
-//   int64  224 x 24 / 4 (regs)   1.08-1.28   0.94-0.97   0.99-1.00   0.99-1.00
-//   int64  128 x 32 / 6 shared   0.69-1.13   1.00-1.03   1.01-1.02   1.02       <- default
-// (smaller shared-runs tiles, 128 x 32 / 12, 256 x 16 / 8, were 0.88-0.95 at 2^26-2^28; a tile
-// is at most 48 KiB of static shared memory). Streaming cache hints on the global side of the
-// register kernel (__ldcs / __stcs) moved float 2^26-2^28 by +1-3%, not adopted.
-// 2026-11-23 night, NVIDIA H200 (kprim-scan-tuning --reps=30, 2-3 runs each; CSVs
-// perf_tests/results/NVIDIA-H200-2026-11-23-scan-tuning-*.csv), CUB time / kprim time:
-//                                          2^20        2^24        2^26        2^28
-//   float  128 x 64 / 6 shared            1.46-1.53   0.98-1.02   1.03-1.04   1.02-1.03
-//   float  + 2 chains, early rescan       1.49-1.58   1.00-1.05   1.04-1.07   1.04       <- default
-//   int32  128 x 64 / 6 shared            1.33-1.50   0.99-1.04   1.03-1.06   1.03-1.04
-//   int32  + 2 chains, early rescan       1.34-1.51   1.01-1.06   1.04-1.07   1.04-1.05  <- default
-//   double 128 x 32 / 6 shared            1.05-1.10   1.02-1.03   1.05-1.07   1.06
-//   double + 2 chains, early rescan       1.05-1.09   1.01-1.05   1.05-1.07   1.06-1.07  <- default
-//   int64  128 x 32 / 6 shared            1.06-1.15   0.98-1.01   1.00-1.01   1.00-1.01
-//   int64  + 2 chains, early rescan       1.05-1.18   0.98-1.02   1.01        1.01       <- default
-// (4 chains: 0.99-1.01 at 2^26-2^28 for 4-byte types, the 80-register cap spills them.) The same
-// comparison on an H100 (NVIDIA-H100-2026-11-23-scan-tuning-chains.csv): 2 chains + early rescan
-// against the previous default at 2^24-2^28: float +1-2%, int32 -2..+2%, double +0-1%, int64
-// +0-1% (at 2^20 double +5%, int64 noisy: 0.95-1.11 against 0.97-1.04).
-// Where a block's time goes (float, 2^28, 128 x 64 / 6; clock64() counters per tile, an
-// instrumented build): 29.4k cycles, of which 10.7k from its ticket to its tile aggregate
-// (loads, fold, block scan) and 14.9k in the look-back: 2.6 windows of 32 tiles and 6.7
-// re-polls of a predecessor still EMPTY per tile, i.e. waiting for the slowest predecessors'
-// loads; the rest is the rescan and the stores. ncu: DRAM 65% of peak (CUB 62%), 41.5% of stall
-// cycles at the barrier behind the look-back, 5.9 active warps per scheduler (6 blocks of 35.8 KB
-// of shared memory). Tried against that and dropped (H200, same tool, CUB ratios at 2^28):
-//   look-back windows of 64 / 128 tiles (2 or 4 reads per lane): 2.1 windows per tile, the
-//   same wait; float 1.02 / 1.01, double 1.05 / 1.03 (all worse);
-//   pipelined persistent blocks (cp.async of the next tile into a second buffer while warp 0
-//   looks back): 0.75-0.87, because a tile's aggregate then waits for its block's previous
-//   look-back and every later tile waits on it (the persistent-ticket failure above again);
-//   tile index from blockIdx.x instead of the ticket (an unsafe experiment: it relies on blocks
-//   starting in index order): +2-3%, the whole cost of the ticket.
-// Accumulators of 16 bytes (Kokkos::complex<double>) keep the 8-byte shape's 36 KB of shared
-// runs per block with 16 items per thread (not tuned: no measurement yet).
+// Default tile shapes: runs in shared memory, 6 blocks of 128 threads per SM, 2 chains, early
+// rescan; 64 items per thread for 4-byte types, 32 for 8-byte, 16 for 16-byte (not tuned).
+// H200, kprim-scan-tuning, 2026-11-23: CUB time / kprim time 1.04-1.07 (float, int32, double) and
+// 1.01 (int64) at 2^26; every candidate measured, and what was dropped: perf_tests/results/README.md
+// ("Tuning history of the CUDA kernels").
 template <class T>
 using default_scan_policy = std::conditional_t<
     sizeof(T) <= 4, ScanPolicy<128, 64, 6, true, 2, true>,
