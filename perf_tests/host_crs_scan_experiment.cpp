@@ -39,8 +39,11 @@ int main(int argc, char** argv) {
       if (t == 1) o[n] = p; }
   });
   if (o[n] != check) printf("two wrong\n");
-  // Tiles: fold then scan each tile, tiles chained in order through a shared prefix (a stand-in for look-back).
-  auto tiled = [&](int64_t tile, bool prefetch) {
+  // Tiles: fold then scan each tile, tiles chained in order through a shared prefix (a stand-in
+  // for look-back). The scan writes with plain stores, plain stores with a prefetch of the tile this
+  // thread probably takes next (2 ahead), or 16-byte streaming stores of offset pairs.
+  enum class Stores { plain, prefetch, streamed };
+  auto tiled = [&](int64_t tile, Stores stores) {
     return best([&] {
       const int64_t tiles = (n + tile - 1) / tile;
       std::vector<std::atomic<int64_t>> inc(tiles); for (auto& x : inc) x.store(-1);
@@ -51,38 +54,24 @@ int main(int argc, char** argv) {
           for (int64_t i = b; i < e; ++i) s += d[i] + 1;
           int64_t p = 0; if (k) { while ((p = inc[k - 1].load(std::memory_order_acquire)) < 0) {} }
           inc[k].store(p + s, std::memory_order_release);
-          const int64_t nb = std::min(n, e + tile);  // the tile this thread probably takes next is 2 ahead
-          for (int64_t i = b; i < e; ++i) {
-            if (prefetch && ((i - b) & 15) == 0) __builtin_prefetch(d + std::min(nb - 1, i + tile), 0, 3);
+          int64_t i = b;
+          if (stores == Stores::streamed) {  // tiles of 16384 start 16-byte aligned in a vector's storage
+            for (; i + 2 <= e; i += 2) {
+              const int64_t next = p + d[i] + 1;
+              _mm_stream_si128(reinterpret_cast<__m128i*>(o + i), _mm_set_epi64x(next, p));
+              p = next + d[i + 1] + 1; }
+          }
+          const int64_t nb = std::min(n, e + tile);
+          for (; i < e; ++i) {
+            if (stores == Stores::prefetch && ((i - b) & 15) == 0) __builtin_prefetch(d + std::min(nb - 1, i + tile), 0, 3);
             o[i] = p; p += d[i] + 1; }
-          if (e == n) o[n] = p; } }
-    });
-  };
-  double t16 = tiled(16384, false), t64 = tiled(65536, false), t16p = tiled(16384, true);
-  if (o[n] != check) printf("tiled wrong\n");
-  // Tiles folded, then scanned into 16-byte streaming stores (pairs of offsets).
-  auto streamed = [&](int64_t tile) {
-    return best([&] {
-      const int64_t tiles = (n + tile - 1) / tile;
-      std::vector<std::atomic<int64_t>> inc(tiles); for (auto& x : inc) x.store(-1);
-      std::atomic<int64_t> ticket{0};
-#pragma omp parallel num_threads(2)
-      { for (;;) { int64_t k = ticket.fetch_add(1); if (k >= tiles) break;
-          int64_t b = k * tile, e = std::min(n, b + tile), s = 0;
-          for (int64_t i = b; i < e; ++i) s += d[i] + 1;
-          int64_t p = 0; if (k) { while ((p = inc[k - 1].load(std::memory_order_acquire)) < 0) {} }
-          inc[k].store(p + s, std::memory_order_release);
-          int64_t i = b;  // tiles of 16384 start 16-byte aligned in a vector's storage
-          for (; i + 2 <= e; i += 2) {
-            const int64_t next = p + d[i] + 1;
-            _mm_stream_si128(reinterpret_cast<__m128i*>(o + i), _mm_set_epi64x(next, p));
-            p = next + d[i + 1] + 1; }
-          for (; i < e; ++i) { o[i] = p; p += d[i] + 1; }
           if (e == n) o[n] = p;
-          _mm_sfence(); } }
+          if (stores == Stores::streamed) _mm_sfence(); } }
     });
   };
-  double s16 = streamed(16384);
+  double t16 = tiled(16384, Stores::plain), t64 = tiled(65536, Stores::plain), t16p = tiled(16384, Stores::prefetch);
+  if (o[n] != check) printf("tiled wrong\n");
+  double s16 = tiled(16384, Stores::streamed);
   if (o[n] != check) printf("streamed wrong\n");
   printf("tiles 16K with streaming stores %.2f ms\n", s16);
   // Fused: scan the tile locally into the output (reads and writes interleaved, as a copy), look
