@@ -296,7 +296,7 @@ void register_size(std::int64_t n) {
     add(std::string("reduce/kprim/") + kprim::to_string(algorithm), [n, bytes, algorithm](benchmark::State& state) {
       Inputs<T>& in = inputs<T>(n);
       T value{};
-      const double s = time_calls(state, [&] { value = kprim::reduce(Space(), in.x, kprim::Sum{}, {.algorithm = algorithm}); });
+      const double s = time_calls(state, [&] { value = kprim::reduce(Space(), in.x, kprim::Sum{}, kprim::any_algorithm({.algorithm = algorithm})); });
       if (value != in.sum) wrong("kprim::reduce" + std::string(kprim::to_string(algorithm)));
       record<T>(state, "reduce", "kprim", kprim::to_string(algorithm), n, s, bytes);
     });
@@ -345,7 +345,7 @@ void register_size(std::int64_t n) {
     add(std::string("dot/kprim/") + kprim::to_string(algorithm), [n, bytes, algorithm](benchmark::State& state) {
       Inputs<T>& in = inputs<T>(n);
       T value{};
-      const double s = time_calls(state, [&] { value = kprim::dot(Space(), in.x, in.y, {.algorithm = algorithm}); });
+      const double s = time_calls(state, [&] { value = kprim::dot(Space(), in.x, in.y, kprim::any_algorithm({.algorithm = algorithm})); });
       if (value != in.dot) wrong("kprim::dot");
       record<T>(state, "dot", "kprim", kprim::to_string(algorithm), n, s, 2 * bytes);
     });
@@ -375,7 +375,7 @@ void register_size(std::int64_t n) {
       add(std::string(primitive) + "/kprim/" + kprim::to_string(algorithm),
           [n, bytes, algorithm, exclusive, primitive](benchmark::State& state) {
             Inputs<T>& in = inputs<T>(n);
-            const kprim::ScanOptions options{.algorithm = algorithm};
+            const auto options = kprim::any_algorithm({.algorithm = algorithm});
             const double s = time_calls(state, [&] {
               if (exclusive) kprim::exclusive_scan(Space(), in.x, in.out, T(0), kprim::Sum{}, options);
               else kprim::inclusive_scan(Space(), in.x, in.out, kprim::Sum{}, options);

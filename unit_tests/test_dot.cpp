@@ -15,7 +15,7 @@ TEMPLATE_LIST_TEST_CASE("dot returns sum x(i) y(i)", "[dot]", SpaceValue) {
   using T = typename TestType::value;
   const Space space;
   for (const auto& run : runs<kprim::ReduceAlgorithm>(space)) {
-    const kprim::ReduceOptions options{.algorithm = run.algorithm, .tuning = run.tuning};
+    const auto options = kprim::any_algorithm({.algorithm = run.algorithm, .tuning = run.tuning});
     if (run.refused) {
       INFO(case_name<TestType>() << ", " << describe(run));
       const auto x = to_space(space, exact_input<T, kprim::Sum>(100, 1), "x");
@@ -64,6 +64,6 @@ TEMPLATE_LIST_TEST_CASE("dot of mixed types, strided Views, default instance", "
   REQUIRE(kprim::dot(x, y) == expected);
   for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
     INFO(kprim::to_string(algorithm));
-    REQUIRE(kprim::dot(space, x, y, {.algorithm = algorithm}) == expected);
+    REQUIRE(kprim::dot(space, x, y, kprim::any_algorithm({.algorithm = algorithm})) == expected);
   }
 }

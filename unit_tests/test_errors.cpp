@@ -106,26 +106,27 @@ TEMPLATE_LIST_TEST_CASE("impossible tuning is reported", "[errors]", SpaceOnly) 
   const int too_many = max_team_size(space) + 1;
   const kprim::Tuning big_team{.team_size = too_many}, negative{.items_per_thread = -1};
   REQUIRE_THROWS_WITH(kprim::reduce(space, in, kprim::Sum{},
-                                    {.algorithm = automatic_for<kprim::ReduceAlgorithm>(space, big_team), .tuning = big_team}),
+                                    kprim::any_algorithm({.algorithm = automatic_for<kprim::ReduceAlgorithm>(space, big_team),
+                                                          .tuning = big_team})),
                       StartsWith("kprim::reduce: team_size " + std::to_string(too_many) + " exceeds the maximum"));
   REQUIRE_THROWS_WITH(kprim::inclusive_scan(space, in, in, kprim::Sum{},
-                                            {.algorithm = automatic_for<kprim::ScanAlgorithm>(space, negative),
-                                             .tuning = negative}),
+                                            kprim::any_algorithm({.algorithm = automatic_for<kprim::ScanAlgorithm>(space, negative),
+                                                                  .tuning = negative})),
                       StartsWith("kprim::inclusive_scan: tuning values must be >= 0"));
   // The three-phase recursion needs tiles of 2 or more; the single-pass scan takes any tile.
   REQUIRE_THROWS_WITH(kprim::inclusive_scan(space, in, in, kprim::Sum{},
-                                            {.algorithm = kprim::ScanAlgorithm::three_phase,
-                                             .tuning = {.team_size = 1, .items_per_thread = 1}}),
+                                            kprim::ScanWith<kprim::ScanAlgorithm::three_phase>{
+                                                .tuning = {.team_size = 1, .items_per_thread = 1}}),
                       StartsWith("kprim::inclusive_scan: a scan tile must hold at least 2 elements"));
   const auto out = to_space(space, std::vector<double>(10, 0.0), "out");
   kprim::inclusive_scan(space, in, out, kprim::Sum{},
-                        {.algorithm = kprim::ScanAlgorithm::decoupled_lookback,
-                         .tuning = {.team_size = 1, .items_per_thread = 1}});
+                        kprim::ScanWith<kprim::ScanAlgorithm::decoupled_lookback>{
+                            .tuning = {.team_size = 1, .items_per_thread = 1}});
   REQUIRE(to_host(out) == std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
   // (the three-phase scan stages its tile in scratch; a one-thread look-back team works in place)
   REQUIRE_THROWS_WITH(kprim::inclusive_scan(space, in, in, kprim::Sum{},
-                                            {.algorithm = kprim::ScanAlgorithm::three_phase,
-                                             .tuning = {.items_per_thread = 1 << 30}}),
+                                            kprim::ScanWith<kprim::ScanAlgorithm::three_phase>{
+                                                .tuning = {.items_per_thread = 1 << 30}}),
                       ContainsSubstring("bytes of team scratch"));
 }
 

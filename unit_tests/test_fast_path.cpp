@@ -234,6 +234,6 @@ TEMPLATE_LIST_TEST_CASE("automatic with a tuning is refused where the hand-writt
                         Catch::Matchers::StartsWith("kprim::inclusive_scan: tuning applies to the portable kernels"));
   }
   // A named portable algorithm takes the tuning everywhere.
-  REQUIRE(kprim::reduce(space, x, kprim::Sum{}, {.algorithm = kprim::ReduceAlgorithm::tree, .tuning = tuning}) ==
+  REQUIRE(kprim::reduce(space, x, kprim::Sum{}, kprim::ReduceWith<kprim::ReduceAlgorithm::tree>{.tuning = tuning}) ==
           1000.0);
 }

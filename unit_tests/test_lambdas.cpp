@@ -65,14 +65,14 @@ std::int64_t sum_counts(const Space& space, const Int32s<Space>& counts, std::in
                         kprim::ReduceAlgorithm algorithm) {
   return kprim::transform_reduce(
       space, n, KOKKOS_LAMBDA(std::int64_t i) { return std::int64_t(counts(i)); }, kprim::Sum{},
-      {.algorithm = algorithm});
+      kprim::any_algorithm({.algorithm = algorithm}));
 }
 
 template <class Space>
 Mat product_of_matrices(const Space& space, std::int64_t n, kprim::ReduceAlgorithm algorithm) {
   return kprim::transform_reduce(
       space, n, KOKKOS_LAMBDA(std::int64_t i) { return mat_of(i); },
-      KOKKOS_LAMBDA(const Mat& x, const Mat& y) { return mat_product(x, y); }, {.algorithm = algorithm});
+      KOKKOS_LAMBDA(const Mat& x, const Mat& y) { return mat_product(x, y); }, kprim::any_algorithm({.algorithm = algorithm}));
 }
 
 template <class Space>
@@ -123,15 +123,15 @@ void transform_scans(const Space& space, const Int32s<Space>& counts, std::int64
                      const Int64s<Space>& exclusive, const Kokkos::View<std::int64_t, typename Space::memory_space>& total,
                      kprim::ScanAlgorithm algorithm) {
   const auto count = KOKKOS_LAMBDA(std::int64_t i) { return std::int64_t(counts(i)); };
-  kprim::transform_inclusive_scan(space, n, count, inclusive, kprim::Sum{}, {.algorithm = algorithm});
+  kprim::transform_inclusive_scan(space, n, count, inclusive, kprim::Sum{}, kprim::any_algorithm({.algorithm = algorithm}));
   kprim::transform_exclusive_scan(space, n, count, exclusive, std::int64_t(11), total, kprim::Sum{},
-                                  {.algorithm = algorithm});
+                                  kprim::any_algorithm({.algorithm = algorithm}));
 }
 
-template <class Space>
+template <class Space, class Options>
 void matrix_scans(const Space& space, std::int64_t n, const Kokkos::View<Mat*, typename Space::memory_space>& out,
                   const Kokkos::View<Mat*, typename Space::memory_space>& out_exclusive, const Mat& init,
-                  const kprim::ScanOptions& options) {
+                  const Options& options) {
   const auto product = KOKKOS_LAMBDA(const Mat& x, const Mat& y) { return mat_product(x, y); };
   const auto element = KOKKOS_LAMBDA(std::int64_t i) { return mat_of(i); };
   kprim::transform_inclusive_scan(space, n, element, out, product, options);
@@ -145,7 +145,7 @@ std::int64_t crs_each(const Space& space, const Int32s<Space>& counts, std::int6
   return kprim::exclusive_scan_each(
       space, n, KOKKOS_LAMBDA(std::int64_t i) { return std::int64_t(counts(i)); },
       KOKKOS_LAMBDA(std::int64_t i, std::int64_t prefix) { offsets(i) = prefix; }, std::int64_t(0), kprim::Sum{},
-      {.algorithm = algorithm});
+      kprim::any_algorithm({.algorithm = algorithm}));
 }
 
 /// The same with the three-argument callback (value too) and a rank-0 total: offsets(i) =
@@ -192,9 +192,9 @@ void crs_adapter_view_total(const Space& space, const Int32s<Space>& counts, std
   kprim::parallel_scan(Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, n), row_offsets, nnz);
 }
 
-template <class Space>
+template <class Space, class Options>
 void scans_without_identity(const Space& space, const Int32s<Space>& in, const Int64s<Space>& out,
-                            const Int64s<Space>& out2, const kprim::ScanOptions& options) {
+                            const Int64s<Space>& out2, const Options& options) {
   kprim::inclusive_scan(space, in, out, KOKKOS_LAMBDA(std::int64_t a, std::int64_t b) { return a + b; },
                         std::int64_t(-3), options);
   kprim::exclusive_scan(space, in, out2, std::int64_t(4), PlainPlus{}, options);
@@ -213,7 +213,7 @@ template <class Space>
 std::int64_t select_positive(const Space& space, const Kokkos::View<float*, typename Space::memory_space>& x,
                              const Kokkos::View<float*, typename Space::memory_space>& out,
                              kprim::ScanAlgorithm algorithm) {
-  return kprim::copy_if(space, x, out, KOKKOS_LAMBDA(float v) { return v > 0.0f; }, {.algorithm = algorithm});
+  return kprim::copy_if(space, x, out, KOKKOS_LAMBDA(float v) { return v > 0.0f; }, kprim::any_algorithm({.algorithm = algorithm}));
 }
 
 template <class Space>
@@ -360,9 +360,9 @@ TEMPLATE_LIST_TEST_CASE("reduce and scans take an init value and ops without ide
   using Space = typename TestType::space;
   using Memory = typename Space::memory_space;
   const Space space;
-  std::vector<kprim::ScanOptions> options_list;
-  for (const kprim::ScanAlgorithm algorithm : algorithms<kprim::ScanAlgorithm>()) options_list.push_back({.algorithm = algorithm});
-  options_list.push_back({.determinism = kprim::Determinism::bitwise});
+  std::vector<kprim::AnyAlgorithm<kprim::ScanOptions>> options_list;
+  for (const kprim::ScanAlgorithm algorithm : algorithms<kprim::ScanAlgorithm>()) options_list.push_back(kprim::any_algorithm({.algorithm = algorithm}));
+  options_list.push_back(kprim::any_algorithm(kprim::ScanOptions{.determinism = kprim::Determinism::bitwise}));
   for (const std::int64_t n : lambda_sizes()) {
     const std::vector<std::int32_t> host = host_counts(n);
     const auto x = make_counts(space, n);
@@ -387,7 +387,7 @@ TEMPLATE_LIST_TEST_CASE("reduce and scans take an init value and ops without ide
       running_exclusive += host[i];
     }
     constexpr std::int64_t guard = 0x5eed;
-    for (const kprim::ScanOptions& options : options_list) {
+    for (const auto& options : options_list) {
       INFO("algorithm " << kprim::to_string(options.algorithm) << ", determinism "
                         << (options.determinism == kprim::Determinism::bitwise ? "bitwise" : "fastest"));
       Int64s<Space> padded("padded", n + 2), padded2("padded2", n + 2);

@@ -25,7 +25,7 @@ struct ReduceCase {
   template <class Body>
   void for_each_input(Body&& body) const {
     for (const auto& run : runs<kprim::ReduceAlgorithm>(space)) {
-      const kprim::ReduceOptions options{.algorithm = run.algorithm, .tuning = run.tuning};
+      const auto options = kprim::any_algorithm({.algorithm = run.algorithm, .tuning = run.tuning});
       if (run.refused) {
         INFO(case_name<C>() << ", " << describe(run));
         const auto x = to_space(space, exact_input<T, Op>(100, 1), "x");
@@ -49,7 +49,7 @@ struct ReduceCase {
 
 TEMPLATE_LIST_TEST_CASE("reduce returns the value on the host", "[reduce]", SpaceValueOp) {
   const ReduceCase<TestType> test;
-  test.for_each_input([&](const kprim::ReduceOptions& options, std::int64_t, const auto& x, auto expected) {
+  test.for_each_input([&](const auto& options, std::int64_t, const auto& x, auto expected) {
     REQUIRE(kprim::reduce(test.space, x, test.op, options) == expected);
   });
 }
@@ -59,7 +59,7 @@ TEMPLATE_LIST_TEST_CASE("reduce writes rank-0 Views in the space's memory and on
   using T = typename TestType::value;
   using Space = typename TestType::space;
   const ReduceCase<TestType> test;
-  test.for_each_input([&](const kprim::ReduceOptions& options, std::int64_t, const auto& x, T expected) {
+  test.for_each_input([&](const auto& options, std::int64_t, const auto& x, T expected) {
     Kokkos::View<T, typename Space::memory_space> in_space("in_space");
     Kokkos::View<T, Kokkos::HostSpace> on_host("on_host");
     kprim::reduce(test.space, x, in_space, test.op, options);
@@ -95,8 +95,8 @@ TEMPLATE_LIST_TEST_CASE("reduce reads strided, LayoutLeft and const Views", "[re
     const T expected_left = std::reduce(host.begin(), host.begin() + n, kprim::identity_of<T>(op), op);
     for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
       INFO(kprim::to_string(algorithm));
-      REQUIRE(kprim::reduce(space, every_third, op, {.algorithm = algorithm}) == expected);
-      REQUIRE(kprim::reduce(space, left, op, {.algorithm = algorithm}) == expected_left);
+      REQUIRE(kprim::reduce(space, every_third, op, kprim::any_algorithm({.algorithm = algorithm})) == expected);
+      REQUIRE(kprim::reduce(space, left, op, kprim::any_algorithm({.algorithm = algorithm})) == expected_left);
     }
   }
 }
@@ -147,13 +147,14 @@ TEMPLATE_LIST_TEST_CASE("reduce of random floating-point data stays within the r
     for (const auto& tuning : tunings(space)) {
       INFO(case_name<TestType>() << ", n = " << n << ", " << describe(tuning));
       const T sum = kprim::reduce(space, x, kprim::Sum{},
-                                  {.algorithm = automatic_for<kprim::ReduceAlgorithm>(space, tuning), .tuning = tuning});
+                                  kprim::any_algorithm({.algorithm = automatic_for<kprim::ReduceAlgorithm>(space, tuning),
+                                                        .tuning = tuning}));
       REQUIRE(std::abs((long double)sum - exact) <= bound);
     }
     if (n != 65'537 && n != 1'000'003) continue;  // every algorithm, default tuning, two sizes
     for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
       INFO(case_name<TestType>() << ", n = " << n << ", " << kprim::to_string(algorithm));
-      const T sum = kprim::reduce(space, x, kprim::Sum{}, {.algorithm = algorithm});
+      const T sum = kprim::reduce(space, x, kprim::Sum{}, kprim::any_algorithm({.algorithm = algorithm}));
       REQUIRE(std::abs((long double)sum - exact) <= bound);
     }
   }
@@ -213,12 +214,12 @@ TEMPLATE_LIST_TEST_CASE("complete_unroll_warps8 refuses team sizes that are not 
   const Space space;
   if (max_team_size(space) < 3) SKIP(Space::name() << " runs teams of at most 2 threads");
   const auto x = to_space(space, std::vector<double>(1000, 1.0), "x");
-  const kprim::ReduceOptions options{.algorithm = kprim::ReduceAlgorithm::complete_unroll_warps8,
-                                     .tuning = {.team_size = 3}};
+  using Unrolled = kprim::ReduceWith<kprim::ReduceAlgorithm::complete_unroll_warps8>;
+  const Unrolled options{.tuning = {.team_size = 3}};
   REQUIRE_THROWS_AS(kprim::reduce(space, x, kprim::Sum{}, options), kprim::invalid_argument);
   REQUIRE_THROWS_WITH(kprim::dot(space, x, x, options),
                       Catch::Matchers::StartsWith("kprim::dot: ") && Catch::Matchers::ContainsSubstring("got 3"));
   // Powers of two are fine.
-  REQUIRE(kprim::reduce(space, x, kprim::Sum{}, {.algorithm = options.algorithm, .tuning = {.team_size = 2}}) ==
+  REQUIRE(kprim::reduce(space, x, kprim::Sum{}, Unrolled{.tuning = {.team_size = 2}}) ==
           1000.0);
 }

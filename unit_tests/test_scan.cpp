@@ -34,7 +34,7 @@ struct ScanCase {
     return std::reduce(in.begin(), in.end(), kind == Kind::inclusive ? kprim::identity_of<T>(op) : init, op);
   }
 
-  void scan(Kind kind, const auto& in, const auto& out, T init, const kprim::ScanOptions& options) const {
+  void scan(Kind kind, const auto& in, const auto& out, T init, const auto& options) const {
     if (kind == Kind::inclusive) kprim::inclusive_scan(space, in, out, op, options);
     else kprim::exclusive_scan(space, in, out, init, op, options);
   }
@@ -45,7 +45,7 @@ struct ScanCase {
   void for_each_input(Check&& check) const {
     for (const Kind kind : {Kind::inclusive, Kind::exclusive}) {
       for (const auto& run : runs<kprim::ScanAlgorithm>(space)) {
-        const kprim::ScanOptions options{.algorithm = run.algorithm, .tuning = run.tuning};
+        const auto options = kprim::any_algorithm({.algorithm = run.algorithm, .tuning = run.tuning});
         for (const std::int64_t n : run.sizes) {
           INFO(case_name<C>() << (kind == Kind::inclusive ? ", inclusive" : ", exclusive") << ", " << describe(run)
                               << ", n = " << n);
@@ -60,7 +60,7 @@ struct ScanCase {
 
 TEMPLATE_LIST_TEST_CASE("scan out of place", "[scan]", SpaceValueOp) {
   const ScanCase<TestType> test;
-  test.for_each_input([&](Kind kind, const kprim::ScanOptions& options, std::int64_t n, const auto& host, auto init) {
+  test.for_each_input([&](Kind kind, const auto& options, std::int64_t n, const auto& host, auto init) {
     const auto in = to_space(test.space, host, "in");
     typename ScanCase<TestType>::device_view out("out", n);
     test.scan(kind, in, out, init, options);
@@ -71,7 +71,7 @@ TEMPLATE_LIST_TEST_CASE("scan out of place", "[scan]", SpaceValueOp) {
 
 TEMPLATE_LIST_TEST_CASE("scan in place", "[scan]", SpaceValueOp) {
   const ScanCase<TestType> test;
-  test.for_each_input([&](Kind kind, const kprim::ScanOptions& options, std::int64_t, const auto& host, auto init) {
+  test.for_each_input([&](Kind kind, const auto& options, std::int64_t, const auto& host, auto init) {
     const auto data = to_space(test.space, host, "data");
     test.scan(kind, data, data, init, options);
     REQUIRE(first_mismatch(to_host(data), test.expected(host, kind, init)) == -1);
@@ -82,7 +82,7 @@ TEMPLATE_LIST_TEST_CASE("scan writes its total to rank-0 Views", "[scan]", Space
   using T = typename TestType::value;
   using Space = typename TestType::space;
   const ScanCase<TestType> test;
-  test.for_each_input([&](Kind kind, const kprim::ScanOptions& options, std::int64_t n, const auto& host, T init) {
+  test.for_each_input([&](Kind kind, const auto& options, std::int64_t n, const auto& host, T init) {
     const auto in = to_space(test.space, host, "in");
     typename ScanCase<TestType>::device_view out("out", n);
     Kokkos::View<T, typename Space::memory_space> total_in_space("total_in_space");
@@ -129,7 +129,7 @@ TEMPLATE_LIST_TEST_CASE("scan of strided and const Views, other layouts and type
       for (const auto algorithm : algorithms<kprim::ScanAlgorithm>()) {
         INFO(kprim::to_string(algorithm));
         Kokkos::deep_copy(out_storage, T(0));
-        test.scan(kind, odd, every_third, init, {.algorithm = algorithm});
+        test.scan(kind, odd, every_third, init, kprim::any_algorithm({.algorithm = algorithm}));
         REQUIRE(first_mismatch(to_host(every_third), expected) == -1);
         // Elements between the strided outputs are untouched.
         const auto all_out = to_host(out_storage);
@@ -139,7 +139,7 @@ TEMPLATE_LIST_TEST_CASE("scan of strided and const Views, other layouts and type
 
         // LayoutLeft output.
         Kokkos::View<T*, Kokkos::LayoutLeft, memory_space> left("left", n);
-        test.scan(kind, odd, left, init, {.algorithm = algorithm});
+        test.scan(kind, odd, left, init, kprim::any_algorithm({.algorithm = algorithm}));
         REQUIRE(first_mismatch(to_host(left), expected) == -1);
       }
     }
@@ -188,10 +188,10 @@ TEMPLATE_LIST_TEST_CASE("scan of random floating-point data stays within the rou
   std::vector<T> host(n);
   for (auto& v : host) v = T(uniform(rng));
   // Every tuning with `automatic`, every algorithm with the default tuning.
-  std::vector<kprim::ScanOptions> options;
+  std::vector<kprim::AnyAlgorithm<kprim::ScanOptions>> options;
   for (const auto& tuning : tunings(space))
-    options.push_back({.algorithm = automatic_for<kprim::ScanAlgorithm>(space, tuning), .tuning = tuning});
-  for (const auto algorithm : kprim::all_scan_algorithms) options.push_back({.algorithm = algorithm});
+    options.push_back(kprim::any_algorithm({.algorithm = automatic_for<kprim::ScanAlgorithm>(space, tuning), .tuning = tuning}));
+  for (const auto algorithm : kprim::all_scan_algorithms) options.push_back(kprim::any_algorithm({.algorithm = algorithm}));
   const auto in = to_space(space, host, "in");
   for (const auto& option : options) {
     INFO(case_name<TestType>() << ", " << kprim::to_string(option.algorithm) << ", " << describe(option.tuning));

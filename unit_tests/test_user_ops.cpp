@@ -50,7 +50,7 @@ TEMPLATE_LIST_TEST_CASE("non-commutative user op on a user struct keeps the orde
 
   SECTION("reduce, every algorithm") {
     for (const auto& run : runs<kprim::ReduceAlgorithm>(space)) {
-      const kprim::ReduceOptions options{.algorithm = run.algorithm, .tuning = run.tuning};
+      const auto options = kprim::any_algorithm({.algorithm = run.algorithm, .tuning = run.tuning});
       if (run.refused) {
         INFO(Space::name() << ", " << describe(run));
         const auto in = to_space(space, random_matrices(100, 1), "in");
@@ -69,7 +69,7 @@ TEMPLATE_LIST_TEST_CASE("non-commutative user op on a user struct keeps the orde
 
   SECTION("scans, every algorithm") {
     for (const auto& run : runs<kprim::ScanAlgorithm>(space)) {
-      const kprim::ScanOptions options{.algorithm = run.algorithm, .tuning = run.tuning};
+      const auto options = kprim::any_algorithm({.algorithm = run.algorithm, .tuning = run.tuning});
       for (const std::int64_t n : checked_sizes(run)) {
         INFO(Space::name() << ", " << describe(run) << ", n = " << n);
         const auto host = random_matrices(n, n);
@@ -112,14 +112,14 @@ TEMPLATE_LIST_TEST_CASE("first/last op finds the ends of the valid entries", "[u
       REQUIRE(expected.first == (n ? int(first_valid) : -1));
       for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
         INFO(kprim::to_string(algorithm));
-        REQUIRE(kprim::reduce(space, in, KeepEnds{}, {.algorithm = algorithm}) == expected);
+        REQUIRE(kprim::reduce(space, in, KeepEnds{}, kprim::any_algorithm({.algorithm = algorithm})) == expected);
       }
       for (const auto algorithm : algorithms<kprim::ScanAlgorithm>()) {
         INFO(kprim::to_string(algorithm));
         // A scan's total is the same fold.
         Kokkos::View<Ends, Kokkos::HostSpace> total("total");
         Kokkos::View<Ends*, typename Space::memory_space> out("out", n);
-        kprim::inclusive_scan(space, in, out, total, KeepEnds{}, {.algorithm = algorithm});
+        kprim::inclusive_scan(space, in, out, total, KeepEnds{}, kprim::any_algorithm({.algorithm = algorithm}));
         space.fence();
         REQUIRE(total() == expected);
       }
@@ -136,12 +136,12 @@ TEMPLATE_LIST_TEST_CASE("commutative user op on double", "[user-op]", SpaceOnly)
   const auto x = to_space(space, host, "x");
   for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
     INFO(kprim::to_string(algorithm));
-    REQUIRE(kprim::reduce(space, x, MaxAbs{}, {.algorithm = algorithm}) == 5000.5);
+    REQUIRE(kprim::reduce(space, x, MaxAbs{}, kprim::any_algorithm({.algorithm = algorithm})) == 5000.5);
   }
   for (const auto algorithm : algorithms<kprim::ScanAlgorithm>()) {
     INFO(kprim::to_string(algorithm));
     decltype(x) out("out", host.size());
-    kprim::inclusive_scan(space, x, out, MaxAbs{}, {.algorithm = algorithm});
+    kprim::inclusive_scan(space, x, out, MaxAbs{}, kprim::any_algorithm({.algorithm = algorithm}));
     const auto got = to_host(out);
     REQUIRE(got[31336] == 999.0);
     REQUIRE(got.back() == 5000.5);
@@ -155,7 +155,7 @@ TEMPLATE_LIST_TEST_CASE("Min and Max of an empty range give the identity", "[red
   const Kokkos::View<std::int32_t*, typename Space::memory_space> empty_int("empty", 0);
   for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>()) {
     INFO(kprim::to_string(algorithm));
-    const kprim::ReduceOptions options{.algorithm = algorithm};
+    const auto options = kprim::any_algorithm({.algorithm = algorithm});
     REQUIRE(kprim::reduce(space, empty_float, kprim::Min{}, options) == std::numeric_limits<float>::infinity());
     REQUIRE(kprim::reduce(space, empty_float, kprim::Max{}, options) == -std::numeric_limits<float>::infinity());
     REQUIRE(kprim::reduce(space, empty_int, kprim::Min{}, options) == std::numeric_limits<std::int32_t>::max());

@@ -113,8 +113,8 @@ struct SelectWrite {
 /// itself. CUDA runs the ballot kernel (impl/cuda/select.cuh); the portable kernels scan n flags,
 /// counted in int32 when n fits (half the scan's scratch and tile state of int64, twice the
 /// elements per tile), in int64 otherwise.
-template <class Space, class Count, class Selection>
-void compact(const char* function, const Space& space, std::int64_t n, const Count& count, const ScanOptions& options,
+template <class Space, class Count, class Selection, kprim::impl::ScanOptionsArgument Options = ScanOptions>
+void compact(const char* function, const Space& space, std::int64_t n, const Count& count, const Options& options,
              const Selection& selection) {
   if constexpr (!Kokkos::SpaceAccessibility<Space, typename Count::memory_space>::accessible) {
     const Kokkos::View<std::int64_t, typename Space::memory_space> slot(
@@ -140,8 +140,8 @@ void compact(const char* function, const Space& space, std::int64_t n, const Cou
   }
 }
 
-template <class Space, class In, class Out, class Pred, class Count>
-void copy_if_checked(const Space& space, const In& in, const Out& out, const Pred& pred, const ScanOptions& options,
+template <class Space, class In, class Out, class Pred, class Count, kprim::impl::ScanOptionsArgument Options = ScanOptions>
+void copy_if_checked(const Space& space, const In& in, const Out& out, const Pred& pred, const Options& options,
                      const Count& count) {
   constexpr const char* function = "kprim::copy_if";
   static_assert(In::rank() == 1 && Out::rank() == 1, "kprim::copy_if: in and out must be rank-1 Views");
@@ -163,9 +163,9 @@ void copy_if_checked(const Space& space, const In& in, const Out& out, const Pre
   compact(function, space, n, count, options, SelectElements<In, Out, Pred>{in, out, pred, room});
 }
 
-template <class Space, class Out, class Pred, class Count>
+template <class Space, class Out, class Pred, class Count, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void copy_index_if_checked(const Space& space, std::int64_t n, const Out& out, const Pred& pred,
-                           const ScanOptions& options, const Count& count) {
+                           const Options& options, const Count& count) {
   constexpr const char* function = "kprim::copy_index_if";
   static_assert(Out::rank() == 1 && !std::is_const_v<typename Out::value_type> &&
                     std::is_integral_v<typename Out::value_type>,
@@ -188,10 +188,10 @@ void copy_index_if_checked(const Space& space, std::int64_t n, const Out& out, c
 /// evaluate `pred` twice, the second time from cache).
 /// @throws kprim::invalid_argument for overlapping Views, or a View that is unallocated or not
 ///         accessible from `space`. Nothing is written then.
-template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, class Pred>
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, class Pred, kprim::impl::ScanOptionsArgument Options = ScanOptions>
   requires(!impl::AnyView<Pred>)
 std::int64_t copy_if(const Space& space, const In& in, const Out& out, const Pred& pred,
-                     const ScanOptions& options = {}) {
+                     const Options& options = {}) {
   return impl::value_on_host<std::int64_t>("kprim::copy_if", space, [&](const auto& count) {
     impl::copy_if_checked(space, in, out, pred, options, count);
   });
@@ -199,9 +199,9 @@ std::int64_t copy_if(const Space& space, const In& in, const Out& out, const Pre
 
 /// As above without blocking: the count goes to the rank-0 View `count` (std::int64_t, any
 /// memory space).
-template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::AnyView Count, class Pred>
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::AnyView Count, class Pred, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void copy_if(const Space& space, const In& in, const Out& out, const Count& count, const Pred& pred,
-             const ScanOptions& options = {}) {
+             const Options& options = {}) {
   static_assert(Count::rank() == 0 && std::is_same_v<typename Count::value_type, std::int64_t>,
                 "kprim::copy_if: the count must be a non-const rank-0 View of std::int64_t");
   impl::check_allocated("kprim::copy_if", "count", count);
@@ -211,18 +211,18 @@ void copy_if(const Space& space, const In& in, const Out& out, const Count& coun
 /// Writes the indices i in [0, n) for which pred(i) is true to out(0), out(1), ... in increasing
 /// order, and returns how many there are (blocks). As copy_if, only the first out.extent(0) are
 /// written.
-template <impl::ExecutionSpace Space, std::integral N, class Pred, impl::AnyView Out>
+template <impl::ExecutionSpace Space, std::integral N, class Pred, impl::AnyView Out, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 std::int64_t copy_index_if(const Space& space, N n, const Pred& pred, const Out& out,
-                           const ScanOptions& options = {}) {
+                           const Options& options = {}) {
   return impl::value_on_host<std::int64_t>("kprim::copy_index_if", space, [&](const auto& count) {
     impl::copy_index_if_checked(space, std::int64_t(n), out, pred, options, count);
   });
 }
 
 /// As above without blocking: the count goes to the rank-0 View `count`.
-template <impl::ExecutionSpace Space, std::integral N, class Pred, impl::AnyView Out, impl::AnyView Count>
+template <impl::ExecutionSpace Space, std::integral N, class Pred, impl::AnyView Out, impl::AnyView Count, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void copy_index_if(const Space& space, N n, const Pred& pred, const Out& out, const Count& count,
-                   const ScanOptions& options = {}) {
+                   const Options& options = {}) {
   static_assert(Count::rank() == 0 && std::is_same_v<typename Count::value_type, std::int64_t>,
                 "kprim::copy_index_if: the count must be a non-const rank-0 View of std::int64_t");
   impl::check_allocated("kprim::copy_index_if", "count", count);

@@ -64,9 +64,9 @@ void check_dot_arguments(const char* function, MPI_Comm comm, const X& x, const 
 /// value is there.
 /// @throws kprim::invalid_argument for a bad local View or communicator (before communicating),
 ///         kprim::not_initialized when Kokkos or MPI is not, kprim::mpi::error when MPI fails.
-template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
+template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
 [[nodiscard]] typename View::non_const_value_type reduce(const Space& space, MPI_Comm comm, const View& x,
-                                                         const Op& op = {}, const ReduceOptions& options = {}) {
+                                                         const Op& op = {}, const Options& options = {}) {
   constexpr const char* function = "kprim::mpi::reduce";
   detail::check_reduce_arguments<Space>(function, comm, x);
   const auto local = kprim::reduce(space, x, op, options);
@@ -75,10 +75,10 @@ template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = 
 
 /// As above, each element converted to the accumulator type Acc before it is combined
 /// (e.g. `kprim::mpi::reduce<std::int64_t>(space, comm, ints)`).
-template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
+template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
   requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
 [[nodiscard]] Acc reduce(const Space& space, MPI_Comm comm, const View& x, const Op& op = {},
-                         const ReduceOptions& options = {}) {
+                         const Options& options = {}) {
   constexpr const char* function = "kprim::mpi::reduce";
   detail::check_reduce_arguments<Space>(function, comm, x);
   const Acc local = kprim::reduce<Acc>(space, x, op, options);
@@ -86,25 +86,25 @@ template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, impl::OpArg
 }
 
 /// As above, on the View's default execution space instance.
-template <impl::AnyView View, impl::OpArgument Op = Sum>
+template <impl::AnyView View, impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
 [[nodiscard]] typename View::non_const_value_type reduce(MPI_Comm comm, const View& x, const Op& op = {},
-                                                         const ReduceOptions& options = {}) {
+                                                         const Options& options = {}) {
   return kprim::mpi::reduce(impl::default_instance<View>("kprim::mpi::reduce"), comm, x, op, options);
 }
 
 /// As above, in the accumulator type Acc, on the View's default execution space instance.
-template <class Acc, impl::AnyView View, impl::OpArgument Op = Sum>
+template <class Acc, impl::AnyView View, impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
   requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
-[[nodiscard]] Acc reduce(MPI_Comm comm, const View& x, const Op& op = {}, const ReduceOptions& options = {}) {
+[[nodiscard]] Acc reduce(MPI_Comm comm, const View& x, const Op& op = {}, const Options& options = {}) {
   return kprim::mpi::reduce<Acc>(impl::default_instance<View>("kprim::mpi::reduce"), comm, x, op, options);
 }
 
 /// Sum of x(i) * y(i) over the distributed arrays x and y (each rank's pieces of equal extent);
 /// the value on every rank.
 /// @throws as kprim::mpi::reduce, and kprim::invalid_argument when a rank's x and y differ in extent.
-template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
+template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
 [[nodiscard]] dot_value_t<X, Y> dot(const Space& space, MPI_Comm comm, const X& x, const Y& y,
-                                    const ReduceOptions& options = {}) {
+                                    const Options& options = {}) {
   constexpr const char* function = "kprim::mpi::dot";
   detail::check_dot_arguments<Space>(function, comm, x, y);
   const auto local = kprim::dot(space, x, y, options);
@@ -112,9 +112,9 @@ template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
 }
 
 /// As above, accumulated in Acc.
-template <class Acc, impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y>
+template <class Acc, impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
   requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
-[[nodiscard]] Acc dot(const Space& space, MPI_Comm comm, const X& x, const Y& y, const ReduceOptions& options = {}) {
+[[nodiscard]] Acc dot(const Space& space, MPI_Comm comm, const X& x, const Y& y, const Options& options = {}) {
   constexpr const char* function = "kprim::mpi::dot";
   detail::check_dot_arguments<Space>(function, comm, x, y);
   const Acc local = kprim::dot<Acc>(space, x, y, options);
@@ -122,8 +122,8 @@ template <class Acc, impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView 
 }
 
 /// As above, on the default execution space instance of x's View.
-template <impl::AnyView X, impl::AnyView Y>
-[[nodiscard]] dot_value_t<X, Y> dot(MPI_Comm comm, const X& x, const Y& y, const ReduceOptions& options = {}) {
+template <impl::AnyView X, impl::AnyView Y, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
+[[nodiscard]] dot_value_t<X, Y> dot(MPI_Comm comm, const X& x, const Y& y, const Options& options = {}) {
   return kprim::mpi::dot(impl::default_instance<X>("kprim::mpi::dot"), comm, x, y, options);
 }
 
@@ -131,10 +131,10 @@ namespace detail {
 // Local reduce -> prefix of the lower ranks' totals -> local scan seeded with it. The local
 // reduce reads `in` once more than a local scan does (the price of not needing a second pass
 // over `out`); the collective in between moves one value per rank.
-template <class Space, class In, class Out, class Op>
+template <class Space, class In, class Out, class Op, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void distributed_scan(const char* function, MPI_Comm comm, const Space& space, const In& in, const Out& out,
                       bool exclusive, const typename Out::non_const_value_type& init, const Op& op,
-                      const ScanOptions& options) {
+                      const Options& options) {
   using T = typename Out::non_const_value_type;
   static_assert(In::rank() == 1 && Out::rank() == 1, "kprim scans: input and output must be rank-1 Views");
   static_assert(Operation<Op, T>, "kprim scans: op must provide identity() and operator()(T, T) -> T");
@@ -145,7 +145,7 @@ void distributed_scan(const char* function, MPI_Comm comm, const Space& space, c
   impl::check_view<Space>(function, "output", out);
   impl::check_same_extent(function, in, out);
   impl::check_overlap(function, in, out);
-  if (options.determinism == Determinism::bitwise) impl::detail::check_bitwise_algorithm(function, options.algorithm);
+  impl::detail::check_algorithm(function, options);
 
   ReduceOptions local_options;
   local_options.determinism = options.determinism;
@@ -175,9 +175,9 @@ void distributed_scan(const char* function, MPI_Comm comm, const Space& space, c
 /// ranks 0..r-1, in(0), ..., in(i)) — rank r's output continues rank r-1's. `in` and `out` may
 /// be the same View. Returns after the collective; `out` is written once `space` is fenced.
 /// @throws as kprim::mpi::reduce, and as kprim::inclusive_scan for the local Views.
-template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum>
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void inclusive_scan(const Space& space, MPI_Comm comm, const In& in, const Out& out, const Op& op = {},
-                    const ScanOptions& options = {}) {
+                    const Options& options = {}) {
   detail::distributed_scan("kprim::mpi::inclusive_scan", comm, space, in, out, false,
                            identity_of<typename Out::non_const_value_type>(op), op, options);
 }
@@ -186,10 +186,10 @@ void inclusive_scan(const Space& space, MPI_Comm comm, const In& in, const Out& 
 /// rank with elements) is `init`; every later element is op(init, all elements before it).
 /// Returns after the collective; `out` is written once `space` is fenced.
 /// @throws as kprim::mpi::inclusive_scan.
-template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum>
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void exclusive_scan(const Space& space, MPI_Comm comm, const In& in, const Out& out,
                     const std::type_identity_t<typename Out::non_const_value_type>& init, const Op& op = {},
-                    const ScanOptions& options = {}) {
+                    const Options& options = {}) {
   detail::distributed_scan("kprim::mpi::exclusive_scan", comm, space, in, out, true, init, op, options);
 }
 

@@ -116,8 +116,12 @@ struct Tuning {
   int max_teams = 0;         ///< cap on the number of teams per launch (a reduce walks its tiles grid-stride)
 };
 
-/// Options of kprim::reduce and kprim::dot.
+/// Options of kprim::reduce and kprim::dot. A call passing them (or none) compiles only what
+/// `automatic` runs on its space; to run another algorithm, name it at compile time with
+/// ReduceWith, or choose it at run time with any_algorithm().
 struct ReduceOptions {
+  /// `automatic`: any other value here throws kprim::invalid_argument unless the options are
+  /// wrapped in any_algorithm().
   ReduceAlgorithm algorithm = ReduceAlgorithm::automatic;
   Tuning tuning = {};
   /// Determinism::bitwise needs algorithm = automatic (it fixes the order itself) and ignores
@@ -125,12 +129,46 @@ struct ReduceOptions {
   Determinism determinism = Determinism::fastest;
 };
 
-/// Options of kprim::inclusive_scan and kprim::exclusive_scan.
+/// Options of kprim::inclusive_scan and kprim::exclusive_scan (and the other scans): as
+/// ReduceOptions, with ScanWith and any_algorithm().
 struct ScanOptions {
+  /// As ReduceOptions::algorithm.
   ScanAlgorithm algorithm = ScanAlgorithm::automatic;
   Tuning tuning = {};
   /// As ReduceOptions::determinism.
   Determinism determinism = Determinism::fastest;
 };
+
+/// Options that name a reduce algorithm at compile time, in place of ReduceOptions: the call
+/// compiles that algorithm's kernels alone, e.g.
+/// `kprim::reduce(space, x, kprim::Sum{}, kprim::ReduceWith<kprim::ReduceAlgorithm::unroll8>{.tuning = {.team_size = 256}})`.
+/// Runs with Determinism::fastest (Determinism::bitwise fixes its own order: ReduceOptions).
+template <ReduceAlgorithm Algorithm>
+struct ReduceWith {
+  static_assert(Algorithm != ReduceAlgorithm::automatic, "kprim::ReduceWith names an algorithm; for automatic pass ReduceOptions");
+  static constexpr ReduceAlgorithm algorithm = Algorithm;
+  static constexpr Determinism determinism = Determinism::fastest;
+  Tuning tuning = {};
+};
+
+/// As ReduceWith, for the scans.
+template <ScanAlgorithm Algorithm>
+struct ScanWith {
+  static_assert(Algorithm != ScanAlgorithm::automatic, "kprim::ScanWith names an algorithm; for automatic pass ScanOptions");
+  static constexpr ScanAlgorithm algorithm = Algorithm;
+  static constexpr Determinism determinism = Determinism::fastest;
+  Tuning tuning = {};
+};
+
+/// Options whose algorithm is chosen at run time (made by any_algorithm()): the call compiles
+/// every algorithm (tens of kernels per call site), so keep it to tools and benchmarks.
+template <class Options>
+struct AnyAlgorithm : Options {};
+
+/// The run-time choice of algorithm: `kprim::reduce(space, x, op, kprim::any_algorithm(options))`
+/// runs `options.algorithm`, whichever it is, and compiles them all.
+inline AnyAlgorithm<ReduceOptions> any_algorithm(const ReduceOptions& options) { return {options}; }
+/// As above, for the scans.
+inline AnyAlgorithm<ScanOptions> any_algorithm(const ScanOptions& options) { return {options}; }
 
 }  // namespace kprim

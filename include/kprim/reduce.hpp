@@ -20,9 +20,9 @@ namespace kprim {
 /// there once `space` is fenced. `result` may live in any memory space; its value type is the
 /// accumulator type (e.g. sum int32 data into an int64 result). An empty `x` gives op's identity.
 /// @throws kprim::invalid_argument for an unallocated View or one `space` cannot read.
-template <impl::ExecutionSpace Space, impl::AnyView View, impl::AnyView Result, impl::OpArgument Op = Sum>
+template <impl::ExecutionSpace Space, impl::AnyView View, impl::AnyView Result, impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
 void reduce(const Space& space, const View& x, const Result& result, const Op& op = {},
-            const ReduceOptions& options = {}) {
+            const Options& options = {}) {
   using T = typename Result::non_const_value_type;
   static_assert(View::rank() == 1, "kprim::reduce: the input must be a rank-1 View");
   static_assert(Result::rank() == 0, "kprim::reduce: the result must be a rank-0 View");
@@ -38,8 +38,8 @@ void reduce(const Space& space, const View& x, const Result& result, const Op& o
 }
 
 namespace impl {
-template <class T, class Space, class View, class Op>
-T reduce_checked(const Space& space, const View& x, const Op& op, const ReduceOptions& options, const T* init) {
+template <class T, class Space, class View, class Op, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
+T reduce_checked(const Space& space, const View& x, const Op& op, const Options& options, const T* init) {
   static_assert(View::rank() == 1, "kprim::reduce: the input must be a rank-1 View");
   static_assert(BinaryOperation<Op, T>, "kprim::reduce: op must provide operator()(T, T) -> T");
   constexpr const char* function = "kprim::reduce";
@@ -54,9 +54,9 @@ T reduce_checked(const Space& space, const View& x, const Op& op, const ReduceOp
 /// the lowest-latency way to get a scalar back; the View overload above never blocks. An op
 /// without identity() (a lambda `a + b`) is fine when `x` is not empty.
 /// @throws kprim::invalid_argument as above, and for an empty `x` with an op without identity().
-template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
+template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
 [[nodiscard]] typename View::non_const_value_type reduce(const Space& space, const View& x, const Op& op = {},
-                                                         const ReduceOptions& options = {}) {
+                                                         const Options& options = {}) {
   return impl::reduce_checked<typename View::non_const_value_type>(space, x, op, options, nullptr);
 }
 
@@ -64,9 +64,9 @@ template <impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = 
 /// element is converted to Acc before it is combined, so `kprim::reduce<std::int64_t>(space, ints)`
 /// sums int32 data without overflow and `kprim::reduce<double>(space, floats)` sums floats in
 /// double, without copying the input.
-template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum>
+template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
   requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
-[[nodiscard]] Acc reduce(const Space& space, const View& x, const Op& op = {}, const ReduceOptions& options = {}) {
+[[nodiscard]] Acc reduce(const Space& space, const View& x, const Op& op = {}, const Options& options = {}) {
   return impl::reduce_checked<Acc>(space, x, op, options, nullptr);
 }
 
@@ -74,37 +74,37 @@ template <class Acc, impl::ExecutionSpace Space, impl::AnyView View, impl::OpArg
 /// returned on the host. `op` may be any associative functor or lambda, with or without
 /// identity(); an empty `x` gives `init`. Ops that do not declare `is_commutative` keep this
 /// order; e.g. `kprim::reduce(space, x, 0.0, KOKKOS_LAMBDA(double a, double b) { return a + b; })`.
-template <impl::ExecutionSpace Space, impl::AnyView View, class Init, impl::OpArgument Op>
+template <impl::ExecutionSpace Space, impl::AnyView View, class Init, impl::OpArgument Op, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
   requires(impl::OpArgument<Init> && BinaryOperation<Op, Init>)
 [[nodiscard]] Init reduce(const Space& space, const View& x, const Init& init, const Op& op,
-                          const ReduceOptions& options = {}) {
+                          const Options& options = {}) {
   return impl::reduce_checked<Init>(space, x, op, options, &init);
 }
 
 /// As above, on the View's default execution space instance.
-template <impl::AnyView View, class Init, impl::OpArgument Op>
+template <impl::AnyView View, class Init, impl::OpArgument Op, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
   requires(impl::OpArgument<Init> && BinaryOperation<Op, Init>)
-[[nodiscard]] Init reduce(const View& x, const Init& init, const Op& op, const ReduceOptions& options = {}) {
+[[nodiscard]] Init reduce(const View& x, const Init& init, const Op& op, const Options& options = {}) {
   return kprim::reduce(impl::default_instance<View>("kprim::reduce"), x, init, op, options);
 }
 
 /// As above, on the View's default execution space instance.
-template <class Acc, impl::AnyView View, impl::OpArgument Op = Sum>
+template <class Acc, impl::AnyView View, impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
   requires(!impl::ExecutionSpace<Acc> && !impl::AnyView<Acc>)
-[[nodiscard]] Acc reduce(const View& x, const Op& op = {}, const ReduceOptions& options = {}) {
+[[nodiscard]] Acc reduce(const View& x, const Op& op = {}, const Options& options = {}) {
   return kprim::reduce<Acc>(impl::default_instance<View>("kprim::reduce"), x, op, options);
 }
 
 /// As above, on the View's default execution space instance.
-template <impl::AnyView View, impl::AnyView Result, impl::OpArgument Op = Sum>
-void reduce(const View& x, const Result& result, const Op& op = {}, const ReduceOptions& options = {}) {
+template <impl::AnyView View, impl::AnyView Result, impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
+void reduce(const View& x, const Result& result, const Op& op = {}, const Options& options = {}) {
   kprim::reduce(impl::default_instance<View>("kprim::reduce"), x, result, op, options);
 }
 
 /// As above, on the View's default execution space instance.
-template <impl::AnyView View, impl::OpArgument Op = Sum>
+template <impl::AnyView View, impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
 [[nodiscard]] typename View::non_const_value_type reduce(const View& x, const Op& op = {},
-                                                         const ReduceOptions& options = {}) {
+                                                         const Options& options = {}) {
   return kprim::reduce(impl::default_instance<View>("kprim::reduce"), x, op, options);
 }
 

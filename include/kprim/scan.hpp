@@ -16,9 +16,9 @@
 namespace kprim {
 
 namespace impl {
-template <bool SeededInclusive = false, class Space, class In, class Out, class Op, class Total>
+template <bool SeededInclusive = false, class Space, class In, class Out, class Op, class Total, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void checked_scan(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
-                  const typename Out::non_const_value_type* init, const Op& op, const ScanOptions& options,
+                  const typename Out::non_const_value_type* init, const Op& op, const Options& options,
                   const Total& total) {
   using T = typename Out::non_const_value_type;
   static_assert(In::rank() == 1 && Out::rank() == 1, "kprim scans: input and output must be rank-1 Views");
@@ -49,46 +49,46 @@ void checked_scan(const char* function, const Space& space, const In& in, const 
 /// input writes nothing), but a total View needs one.
 /// @throws kprim::invalid_argument for mismatched extents, partially overlapping Views, or an
 ///         unallocated View or one `space` cannot access. Nothing is written then.
-template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum>
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void inclusive_scan(const Space& space, const In& in, const Out& out, const Op& op = {},
-                    const ScanOptions& options = {}) {
+                    const Options& options = {}) {
   impl::checked_scan("kprim::inclusive_scan", space, in, out, false, nullptr, op, options, impl::NoTotal{});
 }
 
 /// As std::inclusive_scan(first, last, d_first, op, init): out(i) = op(init, in(0), ..., in(i)).
 /// `op` may be any associative functor or lambda, with or without identity(). In place allowed.
 /// Asynchronous.
-template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op>
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void inclusive_scan(const Space& space, const In& in, const Out& out, const Op& op,
                     const std::type_identity_t<typename Out::non_const_value_type>& init,
-                    const ScanOptions& options = {}) {
+                    const Options& options = {}) {
   impl::checked_scan<true>("kprim::inclusive_scan", space, in, out, false, &init, op, options, impl::NoTotal{});
 }
 
 /// As above, and writes op over all of `in` to the rank-0 View `total` (any memory space).
 template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::AnyView Total,
-          impl::OpArgument Op = Sum>
+          impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void inclusive_scan(const Space& space, const In& in, const Out& out, const Total& total, const Op& op = {},
-                    const ScanOptions& options = {}) {
+                    const Options& options = {}) {
   impl::checked_scan("kprim::inclusive_scan", space, in, out, false, nullptr, op, options, total);
 }
 
 /// out(i) = op(init, in(0), ..., in(i-1)); out(0) = init. In place allowed. Asynchronous.
 /// @throws kprim::invalid_argument as inclusive_scan.
-template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum>
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void exclusive_scan(const Space& space, const In& in, const Out& out,
                     const std::type_identity_t<typename Out::non_const_value_type>& init, const Op& op = {},
-                    const ScanOptions& options = {}) {
+                    const Options& options = {}) {
   impl::checked_scan("kprim::exclusive_scan", space, in, out, true, &init, op, options, impl::NoTotal{});
 }
 
 /// As above, and writes op(init, in(0), ..., in(n-1)) — the value after the last output — to
 /// the rank-0 View `total` (any memory space).
 template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Out, impl::AnyView Total,
-          impl::OpArgument Op = Sum>
+          impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void exclusive_scan(const Space& space, const In& in, const Out& out,
                     const std::type_identity_t<typename Out::non_const_value_type>& init, const Total& total,
-                    const Op& op = {}, const ScanOptions& options = {}) {
+                    const Op& op = {}, const Options& options = {}) {
   impl::checked_scan("kprim::exclusive_scan", space, in, out, true, &init, op, options, total);
 }
 

@@ -56,9 +56,9 @@ struct BinaryTransform {
 /// return type is the accumulator. Runs the same kernels as kprim::reduce, the hand-written ones
 /// on CUDA for ops that declare `is_commutative`. An op without identity() needs n > 0.
 /// @throws kprim::invalid_argument for a negative n, or n = 0 with an op without identity().
-template <impl::ExecutionSpace Space, std::integral N, impl::IndexFunction F, impl::OpArgument Op = Sum>
+template <impl::ExecutionSpace Space, std::integral N, impl::IndexFunction F, impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
 [[nodiscard]] index_result_t<F> transform_reduce(const Space& space, N n, const F& f, const Op& op = {},
-                                                 const ReduceOptions& options = {}) {
+                                                 const Options& options = {}) {
   using T = index_result_t<F>;
   static_assert(BinaryOperation<Op, T>, "kprim::transform_reduce: op must provide operator()(T, T) -> T");
   constexpr const char* function = "kprim::transform_reduce";
@@ -71,9 +71,9 @@ template <impl::ExecutionSpace Space, std::integral N, impl::IndexFunction F, im
 /// As above, into the rank-0 View `result` (any memory space; its value type is the
 /// accumulator) without blocking the host. `op` needs identity() (an empty range has a value).
 template <impl::ExecutionSpace Space, std::integral N, impl::IndexFunction F, impl::AnyView Result,
-          impl::OpArgument Op = Sum>
+          impl::OpArgument Op = Sum, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
 void transform_reduce(const Space& space, N n, const F& f, const Result& result, const Op& op = {},
-                      const ReduceOptions& options = {}) {
+                      const Options& options = {}) {
   using T = typename Result::non_const_value_type;
   static_assert(Result::rank() == 0 && !std::is_const_v<typename Result::value_type>,
                 "kprim::transform_reduce: the result must be a non-const rank-0 View");
@@ -89,10 +89,10 @@ void transform_reduce(const Space& space, N n, const F& f, const Result& result,
 
 /// As std::transform_reduce(first, last, init, reduce_op, transform_op): reduce_op(init,
 /// transform_op(x(0)), ..., transform_op(x(n-1))) in the type of `init`, on the host.
-template <impl::ExecutionSpace Space, impl::AnyView X, class Init, impl::OpArgument ReduceOp, class TransformOp>
+template <impl::ExecutionSpace Space, impl::AnyView X, class Init, impl::OpArgument ReduceOp, class TransformOp, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
   requires(impl::OpArgument<Init> && !impl::AnyView<TransformOp> && BinaryOperation<ReduceOp, Init>)
 [[nodiscard]] Init transform_reduce(const Space& space, const X& x, const Init& init, const ReduceOp& reduce_op,
-                                    const TransformOp& transform_op, const ReduceOptions& options = {}) {
+                                    const TransformOp& transform_op, const Options& options = {}) {
   static_assert(X::rank() == 1, "kprim::transform_reduce: x must be a rank-1 View");
   constexpr const char* function = "kprim::transform_reduce";
   impl::check_initialized<Space>(function);
@@ -109,11 +109,11 @@ template <impl::ExecutionSpace Space, impl::AnyView X, class Init, impl::OpArgum
 /// runs dot's kernels.
 /// @throws kprim::invalid_argument if the extents differ or a View is unallocated or not readable by `space`.
 template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y, class Init, impl::OpArgument ReduceOp,
-          class TransformOp>
+          class TransformOp, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
   requires(impl::OpArgument<Init> && BinaryOperation<ReduceOp, Init>)
 [[nodiscard]] Init transform_reduce(const Space& space, const X& x, const Y& y, const Init& init,
                                     const ReduceOp& reduce_op, const TransformOp& transform_op,
-                                    const ReduceOptions& options = {}) {
+                                    const Options& options = {}) {
   static_assert(X::rank() == 1 && Y::rank() == 1, "kprim::transform_reduce: x and y must be rank-1 Views");
   constexpr const char* function = "kprim::transform_reduce";
   impl::check_initialized<Space>(function);

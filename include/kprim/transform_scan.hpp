@@ -80,9 +80,9 @@ concept PrefixCallback = std::copy_constructible<Write> &&
                          (std::is_invocable_v<const Write&, std::int64_t, const T&, const T&> ||
                           std::is_invocable_v<const Write&, std::int64_t, const T&>);
 
-template <class Space, class F, class Write, class T, class Op, class Total>
+template <class Space, class F, class Write, class T, class Op, class Total, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void scan_each(const char* function, const Space& space, std::int64_t n, const F& f, const Write& write,
-               const T& init, const Op& op, const ScanOptions& options, const Total& total) {
+               const T& init, const Op& op, const Options& options, const Total& total) {
   using Each = std::conditional_t<std::is_invocable_v<const Write&, std::int64_t, const T&, const T&>,
                                   EachWriteWithValue<F, Write, T>, EachWrite<F, Write, T>>;
   scan_values(function, space, IndexSource<F, T>{f, n}, Sink<T, Each>{Each{f, write}, n}, true, &init, op, options,
@@ -90,9 +90,9 @@ void scan_each(const char* function, const Space& space, std::int64_t n, const F
 }
 
 /// exclusive_scan_each with the total returned on the host, as `function` (the public name).
-template <class Space, class F, class Write, class T, class Op>
+template <class Space, class F, class Write, class T, class Op, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 T scan_each_total(const char* function, const Space& space, std::int64_t n, const F& f, const Write& write,
-                  const T& init, const Op& op, const ScanOptions& options) {
+                  const T& init, const Op& op, const Options& options) {
   static_assert(BinaryOperation<Op, T>, "kprim::exclusive_scan_each: op must provide operator()(T, T) -> T");
   check_initialized<Space>(function);
   check_count(function, n);
@@ -103,9 +103,9 @@ T scan_each_total(const char* function, const Space& space, std::int64_t n, cons
 }
 
 /// exclusive_scan_each with the total into a rank-0 View, as `function`.
-template <class Space, class F, class Write, class T, class Total, class Op>
+template <class Space, class F, class Write, class T, class Total, class Op, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void scan_each_into(const char* function, const Space& space, std::int64_t n, const F& f, const Write& write,
-                    const T& init, const Total& total, const Op& op, const ScanOptions& options) {
+                    const T& init, const Total& total, const Op& op, const Options& options) {
   static_assert(Total::rank() == 0 && std::is_same_v<typename Total::non_const_value_type, T> &&
                     !std::is_const_v<typename Total::value_type>,
                 "kprim::exclusive_scan_each: the total must be a non-const rank-0 View of init's type");
@@ -122,9 +122,9 @@ void scan_each_into(const char* function, const Space& space, std::int64_t n, co
 /// identity() too).
 /// @throws kprim::invalid_argument if out's extent is not n, or out is unallocated or not writable by `space`.
 template <impl::ExecutionSpace Space, std::integral N, impl::IndexFunction F, impl::AnyView Out,
-          impl::OpArgument Op = Sum>
+          impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void transform_inclusive_scan(const Space& space, N n, const F& f, const Out& out, const Op& op = {},
-                              const ScanOptions& options = {}) {
+                              const Options& options = {}) {
   constexpr const char* function = "kprim::transform_inclusive_scan";
   using T = typename Out::non_const_value_type;
   static_assert(BinaryOperation<Op, T>, "kprim::transform_inclusive_scan: op must provide operator()(T, T) -> T");
@@ -135,9 +135,9 @@ void transform_inclusive_scan(const Space& space, N n, const F& f, const Out& ou
 
 /// As above, and writes op over all of f to the rank-0 View `total` (any memory space).
 template <impl::ExecutionSpace Space, std::integral N, impl::IndexFunction F, impl::AnyView Out, impl::AnyView Total,
-          impl::OpArgument Op = Sum>
+          impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void transform_inclusive_scan(const Space& space, N n, const F& f, const Out& out, const Total& total,
-                              const Op& op = {}, const ScanOptions& options = {}) {
+                              const Op& op = {}, const Options& options = {}) {
   constexpr const char* function = "kprim::transform_inclusive_scan";
   using T = typename Out::non_const_value_type;
   impl::check_transform_output<Space>(function, std::int64_t(n), out);
@@ -148,10 +148,10 @@ void transform_inclusive_scan(const Space& space, N n, const F& f, const Out& ou
 
 /// out(i) = op(init, f(0), ..., f(i-1)); out(0) = init. Asynchronous. Any associative op.
 template <impl::ExecutionSpace Space, std::integral N, impl::IndexFunction F, impl::AnyView Out,
-          impl::OpArgument Op = Sum>
+          impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void transform_exclusive_scan(const Space& space, N n, const F& f, const Out& out,
                               const std::type_identity_t<typename Out::non_const_value_type>& init, const Op& op = {},
-                              const ScanOptions& options = {}) {
+                              const Options& options = {}) {
   constexpr const char* function = "kprim::transform_exclusive_scan";
   using T = typename Out::non_const_value_type;
   static_assert(BinaryOperation<Op, T>, "kprim::transform_exclusive_scan: op must provide operator()(T, T) -> T");
@@ -163,10 +163,10 @@ void transform_exclusive_scan(const Space& space, N n, const F& f, const Out& ou
 /// As above, and writes op(init, f(0), ..., f(n-1)) to the rank-0 View `total` (any memory
 /// space): CRS row offsets and their nnz in one call.
 template <impl::ExecutionSpace Space, std::integral N, impl::IndexFunction F, impl::AnyView Out, impl::AnyView Total,
-          impl::OpArgument Op = Sum>
+          impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void transform_exclusive_scan(const Space& space, N n, const F& f, const Out& out,
                               const std::type_identity_t<typename Out::non_const_value_type>& init,
-                              const Total& total, const Op& op = {}, const ScanOptions& options = {}) {
+                              const Total& total, const Op& op = {}, const Options& options = {}) {
   constexpr const char* function = "kprim::transform_exclusive_scan";
   using T = typename Out::non_const_value_type;
   impl::check_transform_output<Space>(function, std::int64_t(n), out);
@@ -189,20 +189,20 @@ void transform_exclusive_scan(const Space& space, N n, const F& f, const Out& ou
 /// (kprim::parallel_scan takes that Kokkos lambda unchanged). `f` may be evaluated more than
 /// once per index, as Kokkos evaluates a scan functor; `write` runs once per index.
 template <impl::ExecutionSpace Space, std::integral N, impl::IndexFunction F, class Write, class T,
-          impl::OpArgument Op = Sum>
+          impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
   requires(impl::PrefixCallback<Write, T> && impl::OpArgument<T>)
 T exclusive_scan_each(const Space& space, N n, const F& f, const Write& write, const T& init, const Op& op = {},
-                      const ScanOptions& options = {}) {
+                      const Options& options = {}) {
   return impl::scan_each_total("kprim::exclusive_scan_each", space, std::int64_t(n), f, write, init, op, options);
 }
 
 /// As above without blocking: the total goes to the rank-0 View `total` (any memory space;
 /// `op` needs identity()).
 template <impl::ExecutionSpace Space, std::integral N, impl::IndexFunction F, class Write, class T,
-          impl::AnyView Total, impl::OpArgument Op = Sum>
+          impl::AnyView Total, impl::OpArgument Op = Sum, kprim::impl::ScanOptionsArgument Options = ScanOptions>
   requires(impl::PrefixCallback<Write, T> && impl::OpArgument<T>)
 void exclusive_scan_each(const Space& space, N n, const F& f, const Write& write, const T& init, const Total& total,
-                         const Op& op = {}, const ScanOptions& options = {}) {
+                         const Op& op = {}, const Options& options = {}) {
   impl::scan_each_into("kprim::exclusive_scan_each", space, std::int64_t(n), f, write, init, total, op, options);
 }
 

@@ -21,8 +21,8 @@ kprim::Tuning small_tuning(const Space& space) {
 /// small_tuning, and Determinism::bitwise (both tunings). Configurations an algorithm refuses for
 /// the space's default team are left out (test_errors checks the refusal).
 template <class Space>
-std::vector<kprim::ReduceOptions> reduce_variants(const Space& space) {
-  std::vector<kprim::ReduceOptions> list;
+std::vector<kprim::AnyAlgorithm<kprim::ReduceOptions>> reduce_variants(const Space& space) {
+  std::vector<kprim::AnyAlgorithm<kprim::ReduceOptions>> list;
   for (const auto algorithm : algorithms<kprim::ReduceAlgorithm>())
     for (const kprim::Tuning tuning : {kprim::Tuning{}, small_tuning(space)}) {
       // A tuned `automatic` where it runs the CUDA kernels is refused by design (test_errors);
@@ -31,24 +31,26 @@ std::vector<kprim::ReduceOptions> reduce_variants(const Space& space) {
           automatic_for<kprim::ReduceAlgorithm>(space, tuning) != algorithm)
         continue;
       const auto [team, tile] = team_and_tile(space, tuning, false);
-      if (!refuses(algorithm, team)) list.push_back({algorithm, tuning, kprim::Determinism::fastest});
+      if (!refuses(algorithm, team)) list.push_back(kprim::any_algorithm({algorithm, tuning, kprim::Determinism::fastest}));
     }
-  list.push_back({kprim::ReduceAlgorithm::automatic, {}, kprim::Determinism::bitwise});
-  list.push_back({kprim::ReduceAlgorithm::automatic, small_tuning(space), kprim::Determinism::bitwise});
+  list.push_back(kprim::any_algorithm({kprim::ReduceAlgorithm::automatic, {}, kprim::Determinism::bitwise}));
+  list.push_back(
+      kprim::any_algorithm({kprim::ReduceAlgorithm::automatic, small_tuning(space), kprim::Determinism::bitwise}));
   return list;
 }
 
 /// As reduce_variants, for scans.
 template <class Space>
-std::vector<kprim::ScanOptions> scan_variants(const Space& space) {
-  std::vector<kprim::ScanOptions> list;
+std::vector<kprim::AnyAlgorithm<kprim::ScanOptions>> scan_variants(const Space& space) {
+  std::vector<kprim::AnyAlgorithm<kprim::ScanOptions>> list;
   for (const auto algorithm : algorithms<kprim::ScanAlgorithm>())
     for (const kprim::Tuning tuning : {kprim::Tuning{}, small_tuning(space)})
       if (algorithm != kprim::ScanAlgorithm::automatic ||
           automatic_for<kprim::ScanAlgorithm>(space, tuning) == algorithm)  // as in reduce_variants
-        list.push_back({algorithm, tuning, kprim::Determinism::fastest});
-  list.push_back({kprim::ScanAlgorithm::automatic, {}, kprim::Determinism::bitwise});
-  list.push_back({kprim::ScanAlgorithm::automatic, small_tuning(space), kprim::Determinism::bitwise});
+        list.push_back(kprim::any_algorithm({algorithm, tuning, kprim::Determinism::fastest}));
+  list.push_back(kprim::any_algorithm({kprim::ScanAlgorithm::automatic, {}, kprim::Determinism::bitwise}));
+  list.push_back(
+      kprim::any_algorithm({kprim::ScanAlgorithm::automatic, small_tuning(space), kprim::Determinism::bitwise}));
   return list;
 }
 

@@ -110,8 +110,8 @@ TEST_CASE("a full GPU: kprim::allocation_error from the real allocator, then rec
   // A fresh instance, and a call whose temporaries (one value per 2 elements, then per 4, ...)
   // are far larger than anything an earlier test left in a buffer: it must allocate. (Kokkos may
   // give a new instance the id, hence the buffer, of one destroyed before.)
-  const kprim::ScanOptions big_temporaries{.algorithm = kprim::ScanAlgorithm::three_phase,
-                                           .tuning = {.team_size = 1, .items_per_thread = 2}};
+  const kprim::ScanWith<kprim::ScanAlgorithm::three_phase> big_temporaries{
+      .tuning = {.team_size = 1, .items_per_thread = 2}};
   const auto instances = Kokkos::Experimental::partition_space(Space{}, 1, 1);
   const Space& space = instances[1];
   const std::int64_t n = std::min<std::int64_t>(1'000'003, max_test_size());

@@ -125,8 +125,8 @@ void check_everything_at(const Space& space, std::int64_t n, bool sparse) {
     CHECK(kprim::reduce(space, x, kprim::Sum{}, {.determinism = determinism}) == T(total));
     CHECK(kprim::dot(space, x, out, {.determinism = determinism}) == T(total));
   }
-  CHECK(kprim::reduce(space, x, kprim::Sum{}, {.algorithm = kprim::ReduceAlgorithm::tree}) == T(total));
-  CHECK(kprim::reduce(space, x, kprim::Sum{}, {.algorithm = kprim::ReduceAlgorithm::single_pass}) == T(total));
+  CHECK(kprim::reduce(space, x, kprim::Sum{}, kprim::ReduceWith<kprim::ReduceAlgorithm::tree>{}) == T(total));
+  CHECK(kprim::reduce(space, x, kprim::Sum{}, kprim::ReduceWith<kprim::ReduceAlgorithm::single_pass>{}) == T(total));
 
   // A unique largest value in the last element: found only if the tail past 2^32 is read.
   Kokkos::deep_copy(space, Kokkos::subview(x, n - 1), T(5));
@@ -135,9 +135,11 @@ void check_everything_at(const Space& space, std::int64_t n, bool sparse) {
   Kokkos::deep_copy(space, Kokkos::subview(x, n - 1), T(sparse ? sparse_value(n - 1) : cycle_value(n - 1)));
 
   Kokkos::View<T, Kokkos::HostSpace> scan_total("scan_total");
-  const std::vector<kprim::ScanOptions> scans{
-      {}, {.determinism = kprim::Determinism::bitwise}, {.algorithm = kprim::ScanAlgorithm::three_phase},
-      {.algorithm = kprim::ScanAlgorithm::decoupled_lookback}};
+  const std::vector<kprim::AnyAlgorithm<kprim::ScanOptions>> scans{
+      kprim::any_algorithm(kprim::ScanOptions{}),
+      kprim::any_algorithm(kprim::ScanOptions{.determinism = kprim::Determinism::bitwise}),
+      kprim::any_algorithm({.algorithm = kprim::ScanAlgorithm::three_phase}),
+      kprim::any_algorithm({.algorithm = kprim::ScanAlgorithm::decoupled_lookback})};
   for (const auto& options : scans) {
     INFO("scan algorithm " << kprim::to_string(options.algorithm) << ", determinism "
                            << kprim::to_string(options.determinism));

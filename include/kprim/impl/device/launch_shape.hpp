@@ -39,41 +39,37 @@ LaunchShape default_shape(const Space& space, Primitive primitive) {
   }
 }
 
-/// The shape to launch `kernel` with: the user's tuning where given (checked against the space's
-/// limits), the space's defaults otherwise (shrunk to fit). `scratch_bytes(team_size, items)`
-/// gives the kernel's team scratch need.
+/// A non-owning reference to a callable scratch_bytes(team_size, items_per_thread), so that
+/// fit_shape is compiled once (src/launch_shape.cpp) rather than at every call site.
+class ScratchBytesRef {
+ public:
+  template <class F>
+  ScratchBytesRef(const F& f)  // NOLINT: converts from any such callable, as std::function does
+      : object_(&f), call_([](const void* object, int team_size, int items) -> std::size_t {
+          return (*static_cast<const F*>(object))(team_size, items);
+        }) {}
+  std::size_t operator()(int team_size, int items) const { return call_(object_, team_size, items); }
+
+ private:
+  const void* object_;
+  std::size_t (*call_)(const void*, int, int);
+};
+
+/// The shape from `defaults` and the user's tuning where given, checked against the space's limits
+/// (`space_name`'s team size `max_team_size` and team scratch `scratch_max`), the defaults
+/// shrunk to fit. Throws kprim::invalid_argument naming `function` for a tuning that cannot fit.
+LaunchShape fit_shape(const char* function, const char* space_name, LaunchShape defaults, int max_team_size,
+                      std::size_t scratch_max, const Tuning& tuning, ScratchBytesRef scratch_bytes);
+
+/// The shape to launch `kernel` with: fit_shape with the space's defaults and limits for it.
+/// `scratch_bytes(team_size, items)` gives the kernel's team scratch need.
 template <class Space, class Kernel, class ScratchBytes>
 LaunchShape choose_shape(const char* function, const Space& space, Primitive primitive, const Tuning& tuning,
-                         const Kernel& kernel, ScratchBytes scratch_bytes) {
-  if (tuning.team_size < 0 || tuning.items_per_thread < 0 || tuning.max_teams < 0)
-    throw_invalid_argument(function, "tuning values must be >= 0 (0 = automatic), got team_size " +
-                                         std::to_string(tuning.team_size) + ", items_per_thread " +
-                                         std::to_string(tuning.items_per_thread) + ", max_teams " +
-                                         std::to_string(tuning.max_teams));
-  LaunchShape shape = default_shape(space, primitive);
+                         const Kernel& kernel, const ScratchBytes& scratch_bytes) {
   const Kokkos::TeamPolicy<Space> probe(space, 1, 1);
-  const int max_team_size = probe.team_size_max(kernel, Kokkos::ParallelForTag{});
-  if (tuning.team_size > 0) {
-    if (tuning.team_size > max_team_size)
-      throw_invalid_argument(function, "team_size " + std::to_string(tuning.team_size) + " exceeds the maximum " +
-                                           std::to_string(max_team_size) + " of " + Space::name());
-    shape.team_size = tuning.team_size;
-  } else {
-    shape.team_size = std::min(shape.team_size, max_team_size);
-  }
-  if (tuning.items_per_thread > 0) shape.items_per_thread = tuning.items_per_thread;
-  if (tuning.max_teams > 0) shape.max_teams = tuning.max_teams;
-
-  const std::size_t scratch_max = probe.scratch_size_max(0);
-  while (scratch_bytes(shape.team_size, shape.items_per_thread) > scratch_max) {
-    if (tuning.items_per_thread > 0 || shape.items_per_thread == 1)
-      throw_invalid_argument(function, "a tile of " + std::to_string(shape.tile()) + " elements needs " +
-                                           std::to_string(scratch_bytes(shape.team_size, shape.items_per_thread)) +
-                                           " bytes of team scratch; " + Space::name() + " allows " +
-                                           std::to_string(scratch_max));
-    shape.items_per_thread /= 2;
-  }
-  return shape;
+  return fit_shape(function, Space::name(), default_shape(space, primitive),
+                   probe.team_size_max(kernel, Kokkos::ParallelForTag{}), probe.scratch_size_max(0), tuning,
+                   scratch_bytes);
 }
 
 /// Teams for one launch over `count` elements: one per tile, at most max_teams, at least one

@@ -87,38 +87,19 @@ void reduce_passes(const char* function, const Space& space, std::int64_t n, con
     Kokkos::deep_copy(space, result, Kokkos::View<T, memory_space, Kokkos::MemoryUnmanaged>(final_value));
 }
 
-/// The portable reduce with the algorithm `options` names (`automatic` = `tree`; the device
-/// dispatch resolves `automatic` before it gets here).
-template <class Space, class Source, class Op, class Result>
-void reduce_into(const char* function, const Space& space, std::int64_t n, const Source& source, const Op& op,
-                 const Result& result, const ReduceOptions& options) {
-  const Tuning& tuning = options.tuning;
-  switch (options.algorithm) {
-    case ReduceAlgorithm::automatic:
-    case ReduceAlgorithm::tree:
-      return reduce_passes<TreeKernels>(function, space, n, source, op, result, tuning);
-    case ReduceAlgorithm::neighbored:
-      return reduce_passes<LadderKernels<team::Neighbored>>(function, space, n, source, op, result, tuning);
-    case ReduceAlgorithm::neighbored_less:
-      return reduce_passes<LadderKernels<team::NeighboredLess>>(function, space, n, source, op, result, tuning);
-    case ReduceAlgorithm::interleaved:
-      return reduce_passes<LadderKernels<team::Interleaved>>(function, space, n, source, op, result, tuning);
-    case ReduceAlgorithm::unroll2:
-      return reduce_passes<LadderKernels<team::Unroll2>>(function, space, n, source, op, result, tuning);
-    case ReduceAlgorithm::unroll8:
-      return reduce_passes<LadderKernels<team::Unroll8>>(function, space, n, source, op, result, tuning);
-    case ReduceAlgorithm::unroll_warps8:
-      return reduce_passes<LadderKernels<team::UnrollWarps8>>(function, space, n, source, op, result, tuning);
-    case ReduceAlgorithm::complete_unroll_warps8:
-      return reduce_passes<LadderKernels<team::CompleteUnrollWarps8>>(function, space, n, source, op, result,
-                                                                       tuning);
-    case ReduceAlgorithm::grid_stride:
-      return reduce_passes<GridStrideKernels>(function, space, n, source, op, result, tuning);
-    default:
-      break;
-  }
-  throw_invalid_argument(function, std::string("algorithm ") + to_string(options.algorithm) +
-                                       " has no portable multi-pass implementation");
-}
+/// The team kernels of each multi-pass algorithm (single_pass has its own driver).
+template <ReduceAlgorithm Algorithm>
+struct KernelsOf;
+template <> struct KernelsOf<ReduceAlgorithm::tree> { using type = TreeKernels; };
+template <> struct KernelsOf<ReduceAlgorithm::neighbored> { using type = LadderKernels<team::Neighbored>; };
+template <> struct KernelsOf<ReduceAlgorithm::neighbored_less> { using type = LadderKernels<team::NeighboredLess>; };
+template <> struct KernelsOf<ReduceAlgorithm::interleaved> { using type = LadderKernels<team::Interleaved>; };
+template <> struct KernelsOf<ReduceAlgorithm::unroll2> { using type = LadderKernels<team::Unroll2>; };
+template <> struct KernelsOf<ReduceAlgorithm::unroll8> { using type = LadderKernels<team::Unroll8>; };
+template <> struct KernelsOf<ReduceAlgorithm::unroll_warps8> { using type = LadderKernels<team::UnrollWarps8>; };
+template <> struct KernelsOf<ReduceAlgorithm::complete_unroll_warps8> {
+  using type = LadderKernels<team::CompleteUnrollWarps8>;
+};
+template <> struct KernelsOf<ReduceAlgorithm::grid_stride> { using type = GridStrideKernels; };
 
 }  // namespace kprim::impl

@@ -15,9 +15,9 @@ namespace kprim::impl {
 
 /// op(init, source(0), ..., source(n - 1)) on the host (init left out when null). An op without
 /// identity() runs as AdjoinIdentity; it needs n > 0 or an init, else kprim::invalid_argument.
-template <class T, class Space, class Source, class Op>
+template <class T, class Space, class Source, class Op, kprim::impl::ReduceOptionsArgument Options = ReduceOptions>
 T reduce_value(const char* function, const Space& space, std::int64_t n, const Source& source, const Op& op,
-               const ReduceOptions& options, const T* init) {
+               const Options& options, const T* init) {
   if constexpr (HasIdentity<Op, T>) {
     const T value = value_on_host<T>(
         function, space, [&](const auto& result) { run_reduce(function, space, n, source, op, result, options); });
@@ -40,9 +40,9 @@ T reduce_value(const char* function, const Space& space, std::int64_t n, const S
 /// (the output takes the value part); a total then goes through `total` of Adjoined<T>.
 /// SeededInclusive: the call may be an inclusive scan with an init (std::inclusive_scan's form),
 /// which Determinism::bitwise runs through a second, seeding sink; other calls do not compile it.
-template <bool SeededInclusive = false, class Space, class In, class Out, class Op, class Total>
+template <bool SeededInclusive = false, class Space, class In, class Out, class Op, class Total, kprim::impl::ScanOptionsArgument Options = ScanOptions>
 void scan_values(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
-                 const typename Out::non_const_value_type* init, const Op& op, const ScanOptions& options,
+                 const typename Out::non_const_value_type* init, const Op& op, const Options& options,
                  const Total& total) {
   using T = typename Out::non_const_value_type;
   const std::int64_t n = std::int64_t(in.extent(0));

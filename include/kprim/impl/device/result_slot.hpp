@@ -43,13 +43,6 @@ void with_result_slot(const char* function, const Space& space, std::size_t temp
   }
 }
 
-/// Host memory that devices can write (Kokkos' pinned space where the backend has one).
-#ifdef KOKKOS_HAS_SHARED_HOST_PINNED_SPACE
-using PinnedHostSpace = Kokkos::SharedHostPinnedSpace;
-#else
-using PinnedHostSpace = Kokkos::HostSpace;  // no pinned space: value_on_host copies
-#endif
-
 /// Runs write_into(result) with a rank-0 View of T that `space`'s kernels can write and the host
 /// can read, fences `space` (the fence names `function`) and returns the value. Where `space`
 /// cannot write host memory the View is a per-instance slot in Kokkos::SharedHostPinnedSpace, so
@@ -74,13 +67,6 @@ T value_on_host(const char* function, const Space& space, WriteInto write_into) 
     space.fence(fence_label);
     return value;
   }
-}
-
-/// Sets `bytes` bytes at `data` (in Space's memory) to zero, asynchronously on `space`.
-template <class Space>
-void zero_bytes(const Space& space, unsigned char* data, std::size_t bytes) {
-  Kokkos::deep_copy(space, Kokkos::View<unsigned char*, typename Space::memory_space, Kokkos::MemoryUnmanaged>(data, bytes),
-                    static_cast<unsigned char>(0));
 }
 
 /// One launch of `teams` teams of `team_size` threads (`scratch` bytes each) running

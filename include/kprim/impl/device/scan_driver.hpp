@@ -110,28 +110,12 @@ void scan_with(const char* function, const Space& space, const In& in, const Out
   }
 }
 
-/// The portable three-phase scan with the tile algorithm `options` names (`automatic` =
-/// `three_phase`, the raking tile; the device dispatch resolves `automatic` before it gets here).
-template <class Space, class In, class Out, class Op, class Total = NoTotal>
-void scan_into(const char* function, const Space& space, const In& in, const Out& out, bool exclusive,
-               const typename Out::non_const_value_type& seed, const Op& op, const ScanOptions& options,
-               const Total& total = {}) {
-  const Tuning& tuning = options.tuning;
-  switch (options.algorithm) {
-    case ScanAlgorithm::automatic:
-    case ScanAlgorithm::three_phase:
-      return scan_with<team::RakingTile>(function, space, in, out, exclusive, seed, op, tuning, total);
-    case ScanAlgorithm::hillis_steele:
-      return scan_with<team::HillisSteeleTile>(function, space, in, out, exclusive, seed, op, tuning, total);
-    case ScanAlgorithm::blelloch:
-      return scan_with<team::BlellochTile>(function, space, in, out, exclusive, seed, op, tuning, total);
-    case ScanAlgorithm::brent_kung:
-      return scan_with<team::BrentKungTile>(function, space, in, out, exclusive, seed, op, tuning, total);
-    default:
-      break;
-  }
-  throw_invalid_argument(function, std::string("algorithm ") + to_string(options.algorithm) +
-                                       " has no portable three-phase implementation");
-}
+/// The tile algorithm of each three-phase scan (decoupled_lookback has its own driver).
+template <ScanAlgorithm Algorithm>
+struct TileOf;
+template <> struct TileOf<ScanAlgorithm::three_phase> { using type = team::RakingTile; };
+template <> struct TileOf<ScanAlgorithm::hillis_steele> { using type = team::HillisSteeleTile; };
+template <> struct TileOf<ScanAlgorithm::blelloch> { using type = team::BlellochTile; };
+template <> struct TileOf<ScanAlgorithm::brent_kung> { using type = team::BrentKungTile; };
 
 }  // namespace kprim::impl

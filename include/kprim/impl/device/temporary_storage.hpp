@@ -29,6 +29,13 @@
 
 namespace kprim::impl {
 
+/// Host memory that devices can write (Kokkos' pinned space where the backend has one).
+#ifdef KOKKOS_HAS_SHARED_HOST_PINNED_SPACE
+using PinnedHostSpace = Kokkos::SharedHostPinnedSpace;
+#else
+using PinnedHostSpace = Kokkos::HostSpace;  // no pinned space: value_on_host copies
+#endif
+
 /// Buffers in `MemorySpace` (by default the space's own memory), one per instance of `Space`.
 template <class Space, class MemorySpace = typename Space::memory_space>
 class TemporaryStorage {
@@ -57,27 +64,10 @@ class TemporaryStorage {
   /// Throws kprim::allocation_error (naming `function`) when a buffer cannot grow: the two together
   /// over kprim::temporary_storage_limit(), or the allocation failed. Nothing has been launched
   /// with the buffers then, and a buffer that could not grow is left empty (the next call allocates).
-  static Lease lease(const char* function, const Space& space, std::size_t bytes, std::size_t state_bytes = 0) {
-    Entry& entry = entry_for(space);
-    std::unique_lock<std::mutex> lock(entry.mutex);
-    const std::size_t limit = temporary_storage_limit();
-    const std::size_t state_kept = std::max<std::size_t>(entry.state.extent(0), state_bytes);
-    grow(function, space, entry.buffer, bytes, state_kept, limit, false, "kprim::temporaries");
-    // Zero-filled once; the kernels that use it leave it zeroed.
-    grow(function, space, entry.state, state_bytes, entry.buffer.extent(0), limit, true, "kprim::zeroed state");
-    return Lease(std::move(lock), entry.buffer.data(), state_bytes > 0 ? entry.state.data() : nullptr);
-  }
+  static Lease lease(const char* function, const Space& space, std::size_t bytes, std::size_t state_bytes = 0);
 
   /// Frees every instance's buffers (also run by Kokkos::finalize).
-  static void release() {
-    std::lock_guard<std::mutex> guard(registry_mutex());
-    for (auto& [id, entry] : registry()) {
-      std::lock_guard<std::mutex> lock(entry->mutex);
-      entry->buffer = buffer_type();
-      entry->state = buffer_type();
-    }
-    registry().clear();
-  }
+  static void release();
 
  private:
   struct Entry {
@@ -89,44 +79,109 @@ class TemporaryStorage {
   /// Grows `buffer` to at least `bytes` (by at least 1/8, within the limit less `other_bytes`,
   /// what the instance's other buffer holds), zero-filled on `space` or left uninitialized.
   static void grow(const char* function, const Space& space, buffer_type& buffer, std::size_t bytes,
-                   std::size_t other_bytes, std::size_t limit, bool zero_filled, const char* label) {
-    if (buffer.extent(0) >= bytes) return;
-    const std::size_t room = limit - std::min(limit, other_bytes);
-    if (bytes > room)
-      throw_allocation_error(function, bytes, MemorySpace::name(),
-                             "over the limit of " + std::to_string(limit) +
-                                 " bytes set with kprim::set_temporary_storage_limit" +
-                                 (other_bytes > 0 ? " (" + std::to_string(other_bytes) + " of them kept already)" : ""));
-    if (buffer.extent(0) > 0) space.fence("kprim: retire a smaller temporary buffer");
-    buffer = buffer_type();  // free before allocating the larger one
-    const std::size_t size = std::max(bytes, std::min(room, bytes + bytes / 8));
-    try {
-      if (zero_filled)
-        buffer = buffer_type(Kokkos::view_alloc(space, std::string(label)), size);
-      else
-        buffer = buffer_type(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), size);
-    } catch (const std::exception& failure) {  // Kokkos reports a failed allocation as std::bad_alloc or runtime_error
-      throw_allocation_error(function, size, MemorySpace::name(), failure.what());
-    }
-  }
+                   std::size_t other_bytes, std::size_t limit, bool zero_filled, const char* label);
+  static Entry& entry_for(const Space& space);
 
-  static Entry& entry_for(const Space& space) {
-    std::lock_guard<std::mutex> guard(registry_mutex());
-    auto& entries = registry();
-    if (entries.empty()) Kokkos::push_finalize_hook([] { release(); });
-    auto& slot = entries[Kokkos::Tools::Experimental::device_id(space)];
-    if (!slot) slot = std::make_unique<Entry>();
-    return *slot;
-  }
-
-  static std::mutex& registry_mutex() {
-    static std::mutex mutex;
-    return mutex;
-  }
-  static std::map<std::uint32_t, std::unique_ptr<Entry>>& registry() {
-    static std::map<std::uint32_t, std::unique_ptr<Entry>> entries;
-    return entries;
-  }
+  static std::mutex& registry_mutex();
+  static std::map<std::uint32_t, std::unique_ptr<Entry>>& registry();
 };
+
+// Out of the class so that the `extern template` below keeps call sites from compiling them.
+template <class Space, class MemorySpace>
+typename TemporaryStorage<Space, MemorySpace>::Lease TemporaryStorage<Space, MemorySpace>::lease(const char* function, const Space& space, std::size_t bytes, std::size_t state_bytes) {
+  Entry& entry = entry_for(space);
+  std::unique_lock<std::mutex> lock(entry.mutex);
+  const std::size_t limit = temporary_storage_limit();
+  const std::size_t state_kept = std::max<std::size_t>(entry.state.extent(0), state_bytes);
+  grow(function, space, entry.buffer, bytes, state_kept, limit, false, "kprim::temporaries");
+  // Zero-filled once; the kernels that use it leave it zeroed.
+  grow(function, space, entry.state, state_bytes, entry.buffer.extent(0), limit, true, "kprim::zeroed state");
+  return Lease(std::move(lock), entry.buffer.data(), state_bytes > 0 ? entry.state.data() : nullptr);
+}
+
+template <class Space, class MemorySpace>
+void TemporaryStorage<Space, MemorySpace>::release() {
+  std::lock_guard<std::mutex> guard(registry_mutex());
+  for (auto& [id, entry] : registry()) {
+    std::lock_guard<std::mutex> lock(entry->mutex);
+    entry->buffer = buffer_type();
+    entry->state = buffer_type();
+  }
+  registry().clear();
+}
+
+template <class Space, class MemorySpace>
+void TemporaryStorage<Space, MemorySpace>::grow(const char* function, const Space& space, buffer_type& buffer, std::size_t bytes,
+                 std::size_t other_bytes, std::size_t limit, bool zero_filled, const char* label) {
+  if (buffer.extent(0) >= bytes) return;
+  const std::size_t room = limit - std::min(limit, other_bytes);
+  if (bytes > room)
+    throw_allocation_error(function, bytes, MemorySpace::name(),
+                           "over the limit of " + std::to_string(limit) +
+                               " bytes set with kprim::set_temporary_storage_limit" +
+                               (other_bytes > 0 ? " (" + std::to_string(other_bytes) + " of them kept already)" : ""));
+  if (buffer.extent(0) > 0) space.fence("kprim: retire a smaller temporary buffer");
+  buffer = buffer_type();  // free before allocating the larger one
+  const std::size_t size = std::max(bytes, std::min(room, bytes + bytes / 8));
+  try {
+    if (zero_filled)
+      buffer = buffer_type(Kokkos::view_alloc(space, std::string(label)), size);
+    else
+      buffer = buffer_type(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), size);
+  } catch (const std::exception& failure) {  // Kokkos reports a failed allocation as std::bad_alloc or runtime_error
+    throw_allocation_error(function, size, MemorySpace::name(), failure.what());
+  }
+}
+
+template <class Space, class MemorySpace>
+typename TemporaryStorage<Space, MemorySpace>::Entry& TemporaryStorage<Space, MemorySpace>::entry_for(const Space& space) {
+  std::lock_guard<std::mutex> guard(registry_mutex());
+  auto& entries = registry();
+  if (entries.empty()) Kokkos::push_finalize_hook([] { release(); });
+  auto& slot = entries[Kokkos::Tools::Experimental::device_id(space)];
+  if (!slot) slot = std::make_unique<Entry>();
+  return *slot;
+}
+
+template <class Space, class MemorySpace>
+std::mutex& TemporaryStorage<Space, MemorySpace>::registry_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+template <class Space, class MemorySpace>
+std::map<std::uint32_t, std::unique_ptr<typename TemporaryStorage<Space, MemorySpace>::Entry>>&
+TemporaryStorage<Space, MemorySpace>::registry() {
+  static std::map<std::uint32_t, std::unique_ptr<Entry>> entries;
+  return entries;
+}
+
+/// Sets `bytes` bytes at `data` (in Space's memory) to zero, asynchronously on `space`.
+template <class Space>
+void zero_bytes(const Space& space, unsigned char* data, std::size_t bytes) {
+  Kokkos::deep_copy(space, Kokkos::View<unsigned char*, typename Space::memory_space, Kokkos::MemoryUnmanaged>(data, bytes),
+                    static_cast<unsigned char>(0));
+}
+
+// The temporaries of Kokkos' execution spaces are compiled once, in libkprim
+// (src/temporary_storage.cpp): a call site does not compile the allocation code again.
+#define KPRIM_IMPL_PRECOMPILED_SPACE(Space)                                                   \
+  extern template class TemporaryStorage<Space>;                                                \
+  extern template void zero_bytes<Space>(const Space&, unsigned char*, std::size_t);
+#ifdef KOKKOS_ENABLE_SERIAL
+KPRIM_IMPL_PRECOMPILED_SPACE(Kokkos::Serial)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+KPRIM_IMPL_PRECOMPILED_SPACE(Kokkos::OpenMP)
+#endif
+#ifdef KOKKOS_ENABLE_THREADS
+KPRIM_IMPL_PRECOMPILED_SPACE(Kokkos::Threads)
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+KPRIM_IMPL_PRECOMPILED_SPACE(Kokkos::Cuda)
+#ifdef KOKKOS_HAS_SHARED_HOST_PINNED_SPACE
+extern template class TemporaryStorage<Kokkos::Cuda, PinnedHostSpace>;
+#endif
+#endif
+#undef KPRIM_IMPL_PRECOMPILED_SPACE
 
 }  // namespace kprim::impl
