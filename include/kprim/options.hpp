@@ -139,26 +139,25 @@ struct ScanOptions {
   Determinism determinism = Determinism::fastest;
 };
 
-/// Options that name a reduce algorithm at compile time, in place of ReduceOptions: the call
-/// compiles that algorithm's kernels alone, e.g.
-/// `kprim::reduce(space, x, kprim::Sum{}, kprim::ReduceWith<kprim::ReduceAlgorithm::unroll8>{.tuning = {.team_size = 256}})`.
-/// Runs with Determinism::fastest (Determinism::bitwise fixes its own order: ReduceOptions).
-template <ReduceAlgorithm Algorithm>
-struct ReduceWith {
-  static_assert(Algorithm != ReduceAlgorithm::automatic, "kprim::ReduceWith names an algorithm; for automatic pass ReduceOptions");
-  static constexpr ReduceAlgorithm algorithm = Algorithm;
+/// Options that name an algorithm (a ReduceAlgorithm or ScanAlgorithm other than automatic) at
+/// compile time: the call compiles that algorithm's kernels alone. Runs with Determinism::fastest
+/// (Determinism::bitwise fixes its own order: plain options). Spelled ReduceWith / ScanWith.
+template <auto Algorithm>
+struct AlgorithmOptions {
+  static_assert(Algorithm != decltype(Algorithm)::automatic,
+                "kprim::ReduceWith / ScanWith name an algorithm; for automatic pass ReduceOptions / ScanOptions");
+  static constexpr decltype(Algorithm) algorithm = Algorithm;
   static constexpr Determinism determinism = Determinism::fastest;
   Tuning tuning = {};
 };
 
-/// As ReduceWith, for the scans.
+/// A reduce algorithm named at compile time, in place of ReduceOptions, e.g.
+/// `kprim::reduce(space, x, kprim::Sum{}, kprim::ReduceWith<kprim::ReduceAlgorithm::unroll8>{.tuning = {.team_size = 256}})`.
+template <ReduceAlgorithm Algorithm>
+using ReduceWith = AlgorithmOptions<Algorithm>;
+/// A scan algorithm named at compile time, in place of ScanOptions.
 template <ScanAlgorithm Algorithm>
-struct ScanWith {
-  static_assert(Algorithm != ScanAlgorithm::automatic, "kprim::ScanWith names an algorithm; for automatic pass ScanOptions");
-  static constexpr ScanAlgorithm algorithm = Algorithm;
-  static constexpr Determinism determinism = Determinism::fastest;
-  Tuning tuning = {};
-};
+using ScanWith = AlgorithmOptions<Algorithm>;
 
 /// Options whose algorithm is chosen at run time (made by any_algorithm()): the call compiles
 /// every algorithm (tens of kernels per call site), so keep it to tools and benchmarks.

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-TUS = ["sum_float", "sums_4_types", "inclusive_scan"]
+TUS = ["sum_float", "sums_4_types", "inclusive_scan", "user_op_reduce"]
 
 
 def user_seconds(command, directory):

@@ -1,13 +1,10 @@
-// The scans with a total libkprim holds compiled (impl/device/precompiled.hpp declares them).
+// The scans with a total (a rank-0 View in the space's memory) libkprim holds compiled (impl/device/precompiled.hpp declares them).
 #include <kprim/scan.hpp>
 
 namespace kprim::impl {
 
-#define KPRIM_IMPL_DEFINE_SCAN(...) KPRIM_IMPL_SCAN_INSTANCE(, __VA_ARGS__)
-#define KPRIM_IMPL_DEFINE_HOST(Space) KPRIM_IMPL_PRECOMPILED_SCANS(KPRIM_IMPL_DEFINE_SCAN, Space, KPRIM_IMPL_HOST_TOTAL)
-KPRIM_IMPL_FOR_EACH_HOST_SPACE(KPRIM_IMPL_DEFINE_HOST)
-#ifdef KOKKOS_ENABLE_CUDA
-KPRIM_IMPL_PRECOMPILED_SCANS(KPRIM_IMPL_DEFINE_SCAN, Kokkos::Cuda, KPRIM_IMPL_CUDA_TOTAL)
-#endif
+#define KPRIM_IMPL_HOST_TOTAL_KIND KPRIM_IMPL_HOST_TOTAL
+#define KPRIM_IMPL_CUDA_TOTAL_KIND KPRIM_IMPL_CUDA_TOTAL
+KPRIM_IMPL_DEFINE_SCANS()
 
 }  // namespace kprim::impl

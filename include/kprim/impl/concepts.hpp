@@ -21,13 +21,13 @@ concept AnyView = Kokkos::is_view_v<V>;
 template <class Options>
 inline constexpr bool is_reduce_options_v = std::is_same_v<Options, ReduceOptions> ||
                                             std::is_same_v<Options, AnyAlgorithm<ReduceOptions>>;
-template <ReduceAlgorithm A>
-inline constexpr bool is_reduce_options_v<ReduceWith<A>> = true;
+template <auto A>
+inline constexpr bool is_reduce_options_v<AlgorithmOptions<A>> = std::is_same_v<decltype(A), ReduceAlgorithm>;
 template <class Options>
 inline constexpr bool is_scan_options_v = std::is_same_v<Options, ScanOptions> ||
                                           std::is_same_v<Options, AnyAlgorithm<ScanOptions>>;
-template <ScanAlgorithm A>
-inline constexpr bool is_scan_options_v<ScanWith<A>> = true;
+template <auto A>
+inline constexpr bool is_scan_options_v<AlgorithmOptions<A>> = std::is_same_v<decltype(A), ScanAlgorithm>;
 
 /// The options of a reduce or dot: ReduceOptions (automatic), ReduceWith<A> (A alone) or
 /// AnyAlgorithm<ReduceOptions> (every algorithm).

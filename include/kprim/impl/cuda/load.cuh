@@ -96,8 +96,8 @@ __host__ __device__ inline std::int64_t head_elements(const T* p) {
 
 /// Moves a warp's 32 * Items contiguous elements between global memory, in coalesced 16-byte
 /// vectors (lane l takes vectors l, l + 32, ...: every warp instruction covers 512 contiguous
-/// bytes), and per-lane runs of Items consecutive elements in registers, through `exchange`
-/// (shared memory, `elements` T, 16-byte aligned). Each run is padded by one vector so that both
+/// bytes), and per-lane runs of Items consecutive elements in `exchange` (shared memory,
+/// `elements` T, 16-byte aligned). Each run is padded by one vector so that both
 /// sides are 128-bit shared accesses and a quarter-warp's run accesses hit distinct banks (scalar
 /// accesses padded every 32 elements cost 4x the shared-memory instructions for 4-byte T).
 template <class T, int Items>
@@ -106,31 +106,6 @@ struct WarpRuns {
   static constexpr int stride = Items + width;  // a padded run
   static constexpr int elements = warp_size * stride;
   static_assert(Items % width == 0, "kprim: runs must be whole 16-byte vectors");
-
-  /// values[k] = warp_data[lane * Items + k]; warp_data 16-byte aligned.
-  __device__ __forceinline__ static void load(const T* warp_data, T (&values)[Items], T* exchange, int lane) {
-    stage(warp_data, exchange, lane);
-#pragma unroll
-    for (int q = 0; q < Items / width; ++q) {
-      const Vector16<T> run = load_shared_vector(exchange + lane * stride + q * width);
-#pragma unroll
-      for (int k = 0; k < width; ++k) values[q * width + k] = run.lane[k];
-    }
-  }
-
-  /// warp_data[lane * Items + k] = values[k]; warp_data 16-byte aligned. May follow load() on
-  /// the same exchange.
-  __device__ __forceinline__ static void store(T* warp_data, const T (&values)[Items], T* exchange, int lane) {
-    __syncwarp();  // every lane has read its run of a previous load()
-#pragma unroll
-    for (int q = 0; q < Items / width; ++q) {
-      Vector16<T> run;
-#pragma unroll
-      for (int k = 0; k < width; ++k) run.lane[k] = values[q * width + k];
-      store_vector(exchange + lane * stride + q * width, run);
-    }
-    unstage(warp_data, exchange, lane);
-  }
 
   // Runs kept in shared memory instead of registers (the tile is not held in registers across the
   // look-back, so 6 blocks of 128 threads fit on an SM):

@@ -18,15 +18,23 @@
 
 namespace kprim::impl::cuda {
 
-/// A tuning of the reduce kernel: threads per block, blocks per SM in the (single-wave) grid,
-/// 16-byte vectors each thread loads per step, and how the vectors are dealt out: grid-stride
-/// (neighbouring blocks read neighbouring vectors) or one contiguous chunk per block.
-template <int BlockSize, int BlocksPerSM, int VectorsInFlight, bool BlockChunks = false>
+/// The vectors a thread of the reduce reads: begin, begin + step, ... below end.
+struct VectorRange {
+  std::int64_t begin, step, end;
+};
+
+/// A tuning of the reduce kernel: threads per block, blocks per SM in the (single-wave) grid, and
+/// 16-byte vectors each thread loads per step. The vectors are dealt out grid-stride (neighbouring
+/// blocks read neighbouring vectors); a policy may deal them otherwise with its own vector_range
+/// (the tuning tool's one-chunk-per-block candidate).
+template <int BlockSize, int BlocksPerSM, int VectorsInFlight>
 struct ReducePolicy {
   static constexpr int block_size = BlockSize;
   static constexpr int blocks_per_sm = BlocksPerSM;
   static constexpr int vectors_in_flight = VectorsInFlight;
-  static constexpr bool block_chunks = BlockChunks;
+  __device__ static VectorRange vector_range(std::int64_t vectors) {
+    return {std::int64_t(blockIdx.x) * BlockSize + threadIdx.x, std::int64_t(gridDim.x) * BlockSize, vectors};
+  }
 };
 
 // Default policies: reduce 512 threads x 4 blocks per SM, 4 vectors in flight; dot 256 x 4, 8
@@ -112,15 +120,9 @@ __global__ void __launch_bounds__(Policy::block_size)
   if constexpr (Source::can_vectorize) {
   if (source.vectorized) {
     const std::int64_t vectors = (n - source.head) / width;
-    // This thread's vectors: v, v + step, ... below end.
-    std::int64_t v = thread, step = threads, end = vectors;
-    if constexpr (Policy::block_chunks) {
-      const std::int64_t chunk = (vectors + gridDim.x - 1) / gridDim.x;
-      v = std::int64_t(blockIdx.x) * chunk + threadIdx.x;
-      step = reduce_block_size;
-      const std::int64_t chunk_end = (std::int64_t(blockIdx.x) + 1) * chunk;
-      end = chunk_end < vectors ? chunk_end : vectors;
-    }
+    const VectorRange range = Policy::vector_range(vectors);
+    std::int64_t v = range.begin;
+    const std::int64_t step = range.step, end = range.end;
     for (; v + (reduce_vectors_in_flight - 1) * step < end; v += reduce_vectors_in_flight * step) {
       Lanes<T, width> loaded[reduce_vectors_in_flight];
 #pragma unroll

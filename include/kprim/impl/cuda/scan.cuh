@@ -12,10 +12,10 @@
 // nearest INCLUSIVE prefix and the aggregates after it, and folds them in tile order with
 // shuffles; without an INCLUSIVE flag in the window it moves 32 tiles back. The tile then
 // publishes its inclusive prefix (flag INCLUSIVE) and every thread rescans its run from its
-// prefix and stores it. With ScanPolicy's RunsInShared (the default) the runs stay in shared
-// memory, and with ScanBeforeLookBack (the default) the other warps rescan theirs from the
-// block-local prefix while warp 0 looks back, the tile prefix being added as the runs are
-// stored. In: n reads, out: n writes, plus a few bytes per tile: the 2n traffic of a copy.
+// prefix and stores it. The runs stay in shared memory (runs held in registers were slower:
+// perf_tests/results/README.md), and with ScanBeforeLookBack (the default) the other warps rescan
+// theirs from the block-local prefix while warp 0 looks back, the tile prefix being added as the
+// runs are stored. In: n reads, out: n writes, plus a few bytes per tile: the 2n traffic of a copy.
 //
 // A tile's flag and value share one word (TileWord), so publishing and reading are single
 // accesses at GPU scope that bypass the non-coherent L1.
@@ -31,34 +31,29 @@ namespace kprim::impl::cuda {
 
 /// A tuning of the scan kernel: threads per block, items per thread (a multiple of the 16-byte
 /// vector width), the minimum resident blocks per SM the compiler must allow (a register cap),
-/// and whether each thread's run stays in shared memory (true) or is held in registers.
-/// With runs in shared memory, also: how many independent chains fold and rescan a run
-/// (Chains), and whether each lane rescans its run from the block-local prefix while warp 0
-/// looks back, the tile prefix being applied as the run is stored (ScanBeforeLookBack).
-template <int BlockSize, int Items, int MinBlocksPerSM, bool RunsInShared = false, int Chains = 1,
-          bool ScanBeforeLookBack = false>
+/// how many independent chains fold and rescan a run (Chains), and whether each lane rescans its
+/// run from the block-local prefix while warp 0 looks back, the tile prefix being applied as the
+/// run is stored (ScanBeforeLookBack).
+template <int BlockSize, int Items, int MinBlocksPerSM, int Chains = 2, bool ScanBeforeLookBack = true>
 struct ScanPolicy {
   static constexpr int block_size = BlockSize;
   static constexpr int items = Items;
   static constexpr int min_blocks_per_sm = MinBlocksPerSM;
-  static constexpr bool runs_in_shared = RunsInShared;  // runs stay in shared memory, not registers
   static constexpr int chains = Chains;
   static constexpr bool scan_before_look_back = ScanBeforeLookBack;
   static constexpr std::int64_t tile_size = std::int64_t(BlockSize) * Items;
   static_assert(BlockSize % 32 == 0, "kprim: CUDA block sizes are whole warps");
-  static_assert(RunsInShared || (Chains == 1 && !ScanBeforeLookBack),
-                "kprim: chains and the early rescan are for runs kept in shared memory");
 };
 
-// Default tile shapes: runs in shared memory, 6 blocks of 128 threads per SM, 2 chains, early
-// rescan; 64 items per thread for 4-byte types, 32 for 8-byte, 16 for 16-byte (not tuned).
+// Default tile shapes: 6 blocks of 128 threads per SM, 2 chains, early rescan; 64 items per thread
+// for 4-byte types, 32 for 8-byte, 16 for 16-byte (not tuned).
 // H200, kprim-scan-tuning, 2026-11-23: CUB time / kprim time 1.04-1.07 (float, int32, double) and
 // 1.01 (int64) at 2^26; every candidate measured, and what was dropped: perf_tests/results/README.md
 // ("Tuning history of the CUDA kernels").
 template <class T>
 using default_scan_policy = std::conditional_t<
-    sizeof(T) <= 4, ScanPolicy<128, 64, 6, true, 2, true>,
-    std::conditional_t<sizeof(T) == 8, ScanPolicy<128, 32, 6, true, 2, true>, ScanPolicy<128, 16, 6, true, 2, true>>>;
+    sizeof(T) <= 4, ScanPolicy<128, 64, 6>,
+    std::conditional_t<sizeof(T) == 8, ScanPolicy<128, 32, 6>, ScanPolicy<128, 16, 6>>>;
 
 enum TileFlag : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2 };
 
@@ -185,8 +180,6 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   constexpr int items = Policy::items;
   constexpr std::int64_t tile_size = Policy::tile_size;
   static_assert(items % Vector16<T>::size == 0, "kprim: scan items per thread must fill whole 16-byte vectors");
-  static_assert(Policy::runs_in_shared || (std::is_same_v<Source, Input<T>> && std::is_same_v<Sink, Output<T>>),
-                "kprim: runs held in registers are a tuning candidate for T -> T Views only");
   __shared__ BlockStorage<T, scan_block_size> storage;
   using runs = WarpRuns<T, items>;
   __shared__ Slots<T, (scan_block_size / warp_size) * runs::elements> exchange_storage;
@@ -201,11 +194,8 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
     __syncthreads();
     tile = tile_slot;
   }
-  const std::int64_t first = tile * tile_size + std::int64_t(threadIdx.x) * items;
   const bool full_tile = (tile + 1) * tile_size <= n;
 
-  constexpr bool in_shared = Policy::runs_in_shared;
-  T values[in_shared ? 1 : items];
   // Full aligned tiles move through shared memory warp by warp (WarpRuns): coalesced vector
   // loads, then each lane takes its own run of `items` consecutive elements.
   constexpr int per_warp = warp_size * items;
@@ -215,28 +205,16 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   T thread_total;
   constexpr int chains = Policy::chains;
   [[maybe_unused]] T sub_totals[chains];
-  if constexpr (in_shared) {
-    if constexpr (VectorIn) {
-      if (full_tile) runs::stage(in.data + warp_first, exchange, lane);
-      else runs::stage_partial(in.data + warp_first, n - warp_first, identity, exchange, lane);  // the last tile
-    } else {
-      runs::stage_indexed(in, warp_first, n, identity, exchange, lane);
-    }
-    runs::fold(exchange, lane, op, sub_totals);
-    thread_total = sub_totals[0];
-#pragma unroll
-    for (int c = 1; c < chains; ++c) thread_total = op(thread_total, sub_totals[c]);
+  if constexpr (VectorIn) {
+    if (full_tile) runs::stage(in.data + warp_first, exchange, lane);
+    else runs::stage_partial(in.data + warp_first, n - warp_first, identity, exchange, lane);  // the last tile
   } else {
-    if (VectorIn && full_tile) {
-      runs::load(in.data + warp_first, values, exchange, lane);
-    } else {
-#pragma unroll
-      for (int k = 0; k < items; ++k) values[k] = first + k < n ? T(in(first + k)) : identity;
-    }
-    thread_total = values[0];
-#pragma unroll
-    for (int k = 1; k < items; ++k) thread_total = op(thread_total, values[k]);
+    runs::stage_indexed(in, warp_first, n, identity, exchange, lane);
   }
+  runs::fold(exchange, lane, op, sub_totals);
+  thread_total = sub_totals[0];
+#pragma unroll
+  for (int c = 1; c < chains; ++c) thread_total = op(thread_total, sub_totals[c]);
   T aggregate;
   const T thread_prefix = block_exclusive_scan<scan_block_size>(thread_total, op, identity, aggregate, storage);
 
@@ -264,42 +242,19 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
     tile_prefix = prefix_slot;
   }
 
-  if constexpr (in_shared) {
-    if constexpr (!early) runs::scan_in_place(exchange, lane, op(tile_prefix, thread_prefix), exclusive, op, sub_totals);
-    // The early rescan left the runs without the tile prefix: it joins as they are stored.
-    const auto stored = [&](const T& x) {
-      if constexpr (early) return op(tile_prefix, x);
-      else return x;
-    };
-    if constexpr (VectorOut) {
-      if (full_tile) runs::unstage(out.data + warp_first, exchange, lane, stored);
-      else runs::unstage_partial(out.data + warp_first, n - warp_first, exchange, lane, stored);
-    } else if constexpr (requires { out.put.prepare(std::int64_t(0)); }) {
-      runs::unstage_prepared(out, warp_first, n, exchange, lane, stored);
-    } else {
-      runs::unstage_indexed([&](std::int64_t i, const T& x) { out.put(i, x); }, warp_first, n, exchange, lane, stored);
-    }
+  if constexpr (!early) runs::scan_in_place(exchange, lane, op(tile_prefix, thread_prefix), exclusive, op, sub_totals);
+  // The early rescan left the runs without the tile prefix: it joins as they are stored.
+  const auto stored = [&](const T& x) {
+    if constexpr (early) return op(tile_prefix, x);
+    else return x;
+  };
+  if constexpr (VectorOut) {
+    if (full_tile) runs::unstage(out.data + warp_first, exchange, lane, stored);
+    else runs::unstage_partial(out.data + warp_first, n - warp_first, exchange, lane, stored);
+  } else if constexpr (requires { out.put.prepare(std::int64_t(0)); }) {
+    runs::unstage_prepared(out, warp_first, n, exchange, lane, stored);
   } else {
-    const T running = op(tile_prefix, thread_prefix);
-    T carry = running;
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      if (exclusive) {
-        const T value = values[k];
-        values[k] = carry;
-        carry = op(carry, value);
-      } else {
-        carry = op(carry, values[k]);
-        values[k] = carry;
-      }
-    }
-    if (VectorOut && full_tile) {
-      runs::store(out.data + warp_first, values, exchange, lane);
-    } else {
-#pragma unroll
-      for (int k = 0; k < items; ++k)
-        if (first + k < n) out.put(first + k, values[k]);
-    }
+    runs::unstage_indexed([&](std::int64_t i, const T& x) { out.put(i, x); }, warp_first, n, exchange, lane, stored);
   }
   if (total != nullptr && tile == gridDim.x - 1 && threadIdx.x == 0) *total = op(tile_prefix, aggregate);
 }

@@ -17,9 +17,12 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace kprim::impl {
 
@@ -161,10 +164,8 @@ auto cuda_sink(const Out& out) {
 /// name one algorithm at compile time; AnyAlgorithm chooses at run time among all of them.
 template <class Options>
 inline constexpr bool names_algorithm_v = false;
-template <ReduceAlgorithm A>
-inline constexpr bool names_algorithm_v<ReduceWith<A>> = true;
-template <ScanAlgorithm A>
-inline constexpr bool names_algorithm_v<ScanWith<A>> = true;
+template <auto A>
+inline constexpr bool names_algorithm_v<AlgorithmOptions<A>> = true;
 template <class Options>
 inline constexpr bool any_algorithm_v = false;
 template <class Options>
@@ -186,35 +187,21 @@ void check_algorithm(const char* function, const Options& options) {
   }
 }
 
-/// Calls f(std::integral_constant<ReduceAlgorithm, a>{}) for a named (not automatic) algorithm a.
+/// Calls f(std::integral_constant<Algorithm, a>{}) for the named (not automatic) algorithm a, one
+/// of `all` (kprim::all_reduce_algorithms or all_scan_algorithms).
+template <const auto& all, class Algorithm, class F, std::size_t... I>
+void visit_algorithm_in(Algorithm algorithm, F&& f, std::index_sequence<I...>) {
+  (void)((algorithm == all[I] ? (f(std::integral_constant<Algorithm, all[I]>{}), true) : false) || ...);
+}
 template <class F>
 void visit_algorithm(ReduceAlgorithm algorithm, F&& f) {
-  using A = ReduceAlgorithm;
-  switch (algorithm) {
-    case A::tree: return f(std::integral_constant<A, A::tree>{});
-    case A::single_pass: return f(std::integral_constant<A, A::single_pass>{});
-    case A::neighbored: return f(std::integral_constant<A, A::neighbored>{});
-    case A::neighbored_less: return f(std::integral_constant<A, A::neighbored_less>{});
-    case A::interleaved: return f(std::integral_constant<A, A::interleaved>{});
-    case A::unroll2: return f(std::integral_constant<A, A::unroll2>{});
-    case A::unroll8: return f(std::integral_constant<A, A::unroll8>{});
-    case A::unroll_warps8: return f(std::integral_constant<A, A::unroll_warps8>{});
-    case A::complete_unroll_warps8: return f(std::integral_constant<A, A::complete_unroll_warps8>{});
-    case A::grid_stride: return f(std::integral_constant<A, A::grid_stride>{});
-    case A::automatic: break;
-  }
+  constexpr std::size_t count = std::size(all_reduce_algorithms);
+  visit_algorithm_in<all_reduce_algorithms>(algorithm, f, std::make_index_sequence<count>{});
 }
 template <class F>
 void visit_algorithm(ScanAlgorithm algorithm, F&& f) {
-  using A = ScanAlgorithm;
-  switch (algorithm) {
-    case A::three_phase: return f(std::integral_constant<A, A::three_phase>{});
-    case A::decoupled_lookback: return f(std::integral_constant<A, A::decoupled_lookback>{});
-    case A::hillis_steele: return f(std::integral_constant<A, A::hillis_steele>{});
-    case A::blelloch: return f(std::integral_constant<A, A::blelloch>{});
-    case A::brent_kung: return f(std::integral_constant<A, A::brent_kung>{});
-    case A::automatic: break;
-  }
+  constexpr std::size_t count = std::size(all_scan_algorithms);
+  visit_algorithm_in<all_scan_algorithms>(algorithm, f, std::make_index_sequence<count>{});
 }
 
 /// Views whose unmanaged twin (canonical() below) kprim's kernels run on: rank 0 and 1, LayoutLeft,

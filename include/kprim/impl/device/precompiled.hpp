@@ -79,6 +79,9 @@
 #define KPRIM_IMPL_HOST_TOTAL(T) KPRIM_IMPL_SCALAR(T, Kokkos::HostSpace)
 #define KPRIM_IMPL_CUDA_TOTAL(T) KPRIM_IMPL_SCALAR(T, Kokkos::CudaSpace)
 
+#define KPRIM_IMPL_DEFINE_REDUCE(...) KPRIM_IMPL_REDUCE_INSTANCE(, __VA_ARGS__)
+#define KPRIM_IMPL_DEFINE_DOT(...) KPRIM_IMPL_DOT_INSTANCE(, __VA_ARGS__)
+#define KPRIM_IMPL_DEFINE_SCAN(...) KPRIM_IMPL_SCAN_INSTANCE(, __VA_ARGS__)
 #define KPRIM_IMPL_DECLARE_REDUCE(...) KPRIM_IMPL_REDUCE_INSTANCE(extern, __VA_ARGS__)
 #define KPRIM_IMPL_DECLARE_DOT(...) KPRIM_IMPL_DOT_INSTANCE(extern, __VA_ARGS__)
 #define KPRIM_IMPL_DECLARE_SCAN(...) KPRIM_IMPL_SCAN_INSTANCE(extern, __VA_ARGS__)
@@ -102,6 +105,12 @@
 #define KPRIM_IMPL_FOR_EACH_HOST_SPACE(X) \
   KPRIM_IMPL_SERIAL_PRECOMPILED(X) KPRIM_IMPL_OPENMP_PRECOMPILED(X) KPRIM_IMPL_THREADS_PRECOMPILED(X)
 
+#ifdef KOKKOS_ENABLE_CUDA
+#define KPRIM_IMPL_IF_CUDA(...) __VA_ARGS__
+#else
+#define KPRIM_IMPL_IF_CUDA(...)
+#endif
+
 /// The instances of a host space (results on the host) and of Kokkos::Cuda (results in pinned
 /// host memory, reduce_value's, or in the device's), declared (X = KPRIM_IMPL_DECLARE_*) or
 /// defined.
@@ -119,6 +128,27 @@
 #define KPRIM_IMPL_CUDA_SCANS(X)                                       \
   KPRIM_IMPL_PRECOMPILED_SCANS(X, Kokkos::Cuda, KPRIM_IMPL_NO_TOTAL) \
   KPRIM_IMPL_PRECOMPILED_SCANS(X, Kokkos::Cuda, KPRIM_IMPL_CUDA_TOTAL)
+
+/// What one src/precompiled/ file defines, for every enabled space: the reduces over Views of
+/// KPRIM_IMPL_LAYOUT; the scans whose total is KPRIM_IMPL_HOST_TOTAL_KIND on host spaces and
+/// KPRIM_IMPL_CUDA_TOTAL_KIND on Kokkos::Cuda (KPRIM_IMPL_NO_TOTAL, or a rank-0 View in the space's
+/// memory); the dots. The file defines those macros first.
+#define KPRIM_IMPL_DEFINE_HOST_REDUCES(Space) \
+  KPRIM_IMPL_PRECOMPILED_REDUCE_TYPES(KPRIM_IMPL_DEFINE_REDUCE, Space, KPRIM_IMPL_LAYOUT, Kokkos::HostSpace)
+#define KPRIM_IMPL_DEFINE_REDUCES()                                                                                   \
+  KPRIM_IMPL_FOR_EACH_HOST_SPACE(KPRIM_IMPL_DEFINE_HOST_REDUCES)                                                     \
+  KPRIM_IMPL_IF_CUDA(                                                                                                \
+      KPRIM_IMPL_PRECOMPILED_REDUCE_TYPES(KPRIM_IMPL_DEFINE_REDUCE, Kokkos::Cuda, KPRIM_IMPL_LAYOUT, PinnedHostSpace) \
+      KPRIM_IMPL_PRECOMPILED_REDUCE_TYPES(KPRIM_IMPL_DEFINE_REDUCE, Kokkos::Cuda, KPRIM_IMPL_LAYOUT, Kokkos::CudaSpace))
+#define KPRIM_IMPL_DEFINE_HOST_SCANS(Space) \
+  KPRIM_IMPL_PRECOMPILED_SCANS(KPRIM_IMPL_DEFINE_SCAN, Space, KPRIM_IMPL_HOST_TOTAL_KIND)
+#define KPRIM_IMPL_DEFINE_SCANS()                                  \
+  KPRIM_IMPL_FOR_EACH_HOST_SPACE(KPRIM_IMPL_DEFINE_HOST_SCANS) \
+  KPRIM_IMPL_IF_CUDA(KPRIM_IMPL_PRECOMPILED_SCANS(KPRIM_IMPL_DEFINE_SCAN, Kokkos::Cuda, KPRIM_IMPL_CUDA_TOTAL_KIND))
+#define KPRIM_IMPL_DEFINE_HOST_DOTS(Space) KPRIM_IMPL_HOST_DOTS(KPRIM_IMPL_DEFINE_DOT, Space)
+#define KPRIM_IMPL_DEFINE_DOTS()                                 \
+  KPRIM_IMPL_FOR_EACH_HOST_SPACE(KPRIM_IMPL_DEFINE_HOST_DOTS) \
+  KPRIM_IMPL_IF_CUDA(KPRIM_IMPL_CUDA_DOTS(KPRIM_IMPL_DEFINE_DOT))
 
 namespace kprim::impl {
 
