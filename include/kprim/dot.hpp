@@ -47,12 +47,8 @@ void dot(const Space& space, const X& x, const Y& y, const Result& result, const
   static_assert(!std::is_const_v<typename Result::value_type>, "kprim::dot: the result View must not be const");
   constexpr const char* function = "kprim::dot";
   impl::check_initialized<Space>(function);
-  impl::check_view<Space>(function, "x", x);
-  impl::check_view<Space>(function, "y", y);
+  impl::check_pair<Space>(function, x, y);
   impl::check_allocated(function, "result", result);
-  if (x.extent(0) != y.extent(0))
-    impl::throw_invalid_argument(function, "extent of y " + std::to_string(y.extent(0)) + " != extent of x " +
-                                               std::to_string(x.extent(0)));
   impl::run_reduce(function, space, std::int64_t(x.extent(0)), impl::Products<T, X, Y>{x, y}, Sum{}, result,
                    options);
 }

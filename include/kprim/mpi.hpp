@@ -51,11 +51,7 @@ template <class Space, class X, class Y>
 void check_dot_arguments(const char* function, MPI_Comm comm, const X& x, const Y& y) {
   impl::mpi::check_communicator(function, comm);
   impl::check_initialized<Space>(function);
-  impl::check_view<Space>(function, "x", x);
-  impl::check_view<Space>(function, "y", y);
-  if (x.extent(0) != y.extent(0))
-    impl::throw_invalid_argument(function, "extent of y " + std::to_string(y.extent(0)) + " != extent of x " +
-                                               std::to_string(x.extent(0)));
+  impl::check_pair<Space>(function, x, y);
 }
 }  // namespace detail
 

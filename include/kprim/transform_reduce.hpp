@@ -117,11 +117,7 @@ template <impl::ExecutionSpace Space, impl::AnyView X, impl::AnyView Y, class In
   static_assert(X::rank() == 1 && Y::rank() == 1, "kprim::transform_reduce: x and y must be rank-1 Views");
   constexpr const char* function = "kprim::transform_reduce";
   impl::check_initialized<Space>(function);
-  impl::check_view<Space>(function, "x", x);
-  impl::check_view<Space>(function, "y", y);
-  if (x.extent(0) != y.extent(0))
-    impl::throw_invalid_argument(function, "extent of y " + std::to_string(y.extent(0)) + " != extent of x " +
-                                               std::to_string(x.extent(0)));
+  impl::check_pair<Space>(function, x, y);
   const std::int64_t n = std::int64_t(x.extent(0));
   if constexpr (std::is_same_v<ReduceOp, Sum> && std::is_same_v<TransformOp, Prod>) {
     return impl::reduce_value<Init>(function, space, n, impl::Products<Init, X, Y>{x, y}, reduce_op, options, &init);

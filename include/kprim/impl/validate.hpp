@@ -65,6 +65,16 @@ void check_view(const char* function, const char* role, const V& view) {
   }
 }
 
+/// The two inputs of a dot: each checked as check_view, and of the same extent.
+template <class Space, class X, class Y>
+void check_pair(const char* function, const X& x, const Y& y) {
+  check_view<Space>(function, "x", x);
+  check_view<Space>(function, "y", y);
+  if (x.extent(0) != y.extent(0))
+    throw_invalid_argument(function, "extent of y " + std::to_string(y.extent(0)) + " != extent of x " +
+                                         std::to_string(x.extent(0)));
+}
+
 template <class In, class Out>
 void check_same_extent(const char* function, const In& in, const Out& out) {
   if (out.extent(0) != in.extent(0))
