@@ -92,10 +92,8 @@ void refuse_cuda_tuning(const char* function, const Tuning& tuning, Algorithm po
 /// Bitwise takes no algorithm, so such a call could name no portable one to carry its tuning;
 /// its types are exact in any order (the others never get here), so the portable kernels the
 /// tuning shapes give the same bits.
-template <class Options>
-bool automatic_takes_cuda(const Options& options) {
-  return options.algorithm == decltype(options.algorithm)::automatic &&
-         (options.determinism != Determinism::bitwise || is_default(options.tuning));
+inline bool automatic_takes_cuda(const Tuning& tuning, Determinism determinism) {
+  return determinism != Determinism::bitwise || is_default(tuning);
 }
 
 /// Pushes the region "function [path]" (src/dispatch.cpp: call sites do not compile the name).
@@ -174,17 +172,22 @@ inline constexpr bool any_algorithm_v<AnyAlgorithm<Options>> = true;
 /// Throws kprim::invalid_argument for plain options naming `algorithm` (src/dispatch.cpp).
 [[noreturn]] void throw_run_time_algorithm(const char* function, const char* algorithm, bool scan);
 
-/// Checks the algorithm of run-time options: plain options compile `automatic` alone, so they
-/// refuse another algorithm (and Determinism::bitwise refuses any named algorithm).
+/// check_algorithm of options whose algorithm is a run-time value.
 template <class Options>
-void check_algorithm(const char* function, const Options& options) {
-  if constexpr (names_algorithm_v<Options>) return;  // fastest, by construction
+void check_run_time_algorithm(const char* function, const Options& options) {
   using Algorithm = std::remove_cv_t<decltype(options.algorithm)>;
   if (options.determinism == Determinism::bitwise) check_bitwise_algorithm(function, options.algorithm);
   if constexpr (!any_algorithm_v<Options>) {
     if (options.algorithm != Algorithm::automatic)
       throw_run_time_algorithm(function, to_string(options.algorithm), std::is_same_v<Algorithm, ScanAlgorithm>);
   }
+}
+
+/// Checks the algorithm of run-time options: plain options compile `automatic` alone, so they
+/// refuse another algorithm (and Determinism::bitwise refuses any named algorithm).
+template <class Options>
+void check_algorithm(const char* function, const Options& options) {
+  if constexpr (!names_algorithm_v<Options>) check_run_time_algorithm(function, options);
 }
 
 /// Calls f(std::integral_constant<Algorithm, a>{}) for the named (not automatic) algorithm a, one
@@ -324,7 +327,7 @@ void run_automatic_reduce(const char* function, const Space& space, std::int64_t
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
     // A tuned bitwise call of an exact type takes the portable kernels the tuning shapes (the same
     // bits in any order; bitwise takes no algorithm, so it could name none to carry the tuning).
-    if (!(exact && determinism == Determinism::bitwise && !detail::is_default(tuning))) {
+    if (detail::automatic_takes_cuda(tuning, determinism)) {
       detail::refuse_cuda_tuning(function, tuning, ReduceAlgorithm::tree);
       const detail::PathRegion region(function, "cuda");
       if constexpr (is_index_source_v<Source>) {
@@ -392,7 +395,8 @@ void run_select([[maybe_unused]] const char* function, [[maybe_unused]] const Sp
   if constexpr (!detail::names_algorithm_v<Options> && cuda_indexed_avail_v<Space, Primitive::scan, std::int64_t, Sum>) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
     detail::check_algorithm(function, options);
-    if (detail::automatic_takes_cuda(options)) {  // exact counts: the same output in any order
+    if (options.algorithm == ScanAlgorithm::automatic &&
+        detail::automatic_takes_cuda(options.tuning, options.determinism)) {  // exact counts: any order
       detail::refuse_cuda_tuning(function, options.tuning, ScanAlgorithm::three_phase);
       const detail::PathRegion region(function, "cuda");
       with_result_slot<std::int64_t>(function, space, cuda::select_temp_bytes<Selection>(n), count,
@@ -466,7 +470,7 @@ void run_automatic_scan(const char* function, const Space& space, const In& in, 
                                    : cuda_indexed_avail_v<Space, Primitive::scan, T, Op>;
   if constexpr (cuda_path) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
-    if (!(exact && determinism == Determinism::bitwise && !detail::is_default(tuning))) {  // as in reduce
+    if (detail::automatic_takes_cuda(tuning, determinism)) {
       detail::refuse_cuda_tuning(function, tuning, ScanAlgorithm::three_phase);
       const detail::PathRegion region(function, "cuda");
       with_result_slot<T>(function, space, cuda::scan_temp_bytes<T>(n), total, [&](unsigned char* temp, T* target) {

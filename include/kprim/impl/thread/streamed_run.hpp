@@ -63,7 +63,7 @@ T scan_run_streamed(std::int64_t begin, std::int64_t end, const Get& get, T* out
     if ((reinterpret_cast<std::uintptr_t>(out + body) & 15) == 0) {
       prefix = scan_run<T>(begin, body, get, put, prefix, exclusive, op);
       // Floating point: blocks of 8 as thread::scan_run; other types: one store's worth at a time.
-      constexpr int group = std::is_floating_point_v<T> ? 8 : int(16 / sizeof(T) > 0 ? 16 / sizeof(T) : 1);
+      constexpr int group = std::is_floating_point_v<T> ? 8 : int(16 / sizeof(T));
       constexpr int per_store = int(16 / sizeof(T));
       for (; body + group <= end; body += group) {
         T values[group];
