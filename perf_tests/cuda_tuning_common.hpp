@@ -71,11 +71,12 @@ inline std::vector<std::string> split(const std::string& text) {
   return parts;
 }
 
-/// The tools' shared command line: --reps=N --log2=a,b,... --types=float,... --candidates=K.
+/// The tools' shared command line: --reps=N --log2=a,b,... --sizes=n,... --types=float,... --candidates=K.
 struct Options {
   int reps = 20;
   int max_candidates = 1 << 30;
   std::vector<int> log2s{20, 24, 26, 28};
+  std::vector<std::int64_t> sizes;  // 2^log2s, then --sizes
   std::vector<std::string> types{"float", "double", "int32", "int64"};
 };
 
@@ -93,12 +94,20 @@ inline bool parse_options(int argc, char** argv, const char* tool, const char* s
                 options.log2s.clear();
                 for (const auto& part : list(v)) options.log2s.push_back(kprim_perf::positive_int(part, "--log2"));
               })
+      .option("sizes", "N,...", "sizes N, ... besides the powers of two (odd sizes: 100000007)",
+              [&](const std::string& v) {
+                for (const auto& part : list(v)) options.sizes.push_back(std::stoll(part));
+              })
       .option("types", "T,...", "float, double, int32, int64 (default: the tool's)",
               [&](const std::string& v) { options.types = list(v); })
       .option("candidates", "K", "only the first K policies (1: today's default)",
               [&](const std::string& v) { options.max_candidates = kprim_perf::positive_int(v, "--candidates"); });
   if (more) more(args);
   args.parse(argc, argv);
+  std::vector<std::int64_t> sizes;
+  for (const int log2 : options.log2s) sizes.push_back(std::int64_t(1) << log2);
+  sizes.insert(sizes.end(), options.sizes.begin(), options.sizes.end());
+  options.sizes = sizes;
   return true;
 }
 

@@ -11,7 +11,7 @@
 // two warm-up calls. CUB's dot is DeviceReduce::TransformReduce over the element products, as in
 // kprim-bench.
 //
-// Usage: kprim-reduce-tuning [--reps=N] [--log2=20,24,26,28] [--types=float,double,int32,int64]
+// Usage: kprim-reduce-tuning [--reps=N] [--log2=20,24,26,28] [--sizes=N,...] [--types=float,double,int32,int64]
 //                            [--candidates=K]   (only the first K policies: 2 = today's defaults)
 
 #include <kprim/impl/cuda/reduce.cuh>
@@ -69,12 +69,11 @@ struct Product {
 };
 
 template <class T>
-void run_type(const char* type, const std::vector<int>& log2s, int reps, int max_candidates, int sm_count) {
+void run_type(const char* type, const std::vector<std::int64_t>& sizes, int reps, int max_candidates, int sm_count) {
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
-  for (const int log2 : log2s) {
-    const std::int64_t n = std::int64_t(1) << log2;
+  for (const std::int64_t n : sizes) {
     T *x = nullptr, *y = nullptr, *result = nullptr, *partials = nullptr;
     unsigned* ticket = nullptr;
     check(cudaMalloc(&x, n * sizeof(T)), "cudaMalloc x");
@@ -165,7 +164,7 @@ int main(int argc, char** argv) {
   std::printf("# %s, sums into device memory, median of %d\nprimitive,type,n,candidate,time_us,gbps,vs_cub,vs_copy\n",
               properties.name, options.reps);
   const bool known = for_each_type(options.types, "kprim-reduce-tuning", [&]<class T>(const char* type) {
-    run_type<T>(type, options.log2s, options.reps, options.max_candidates, properties.multiProcessorCount);
+    run_type<T>(type, options.sizes, options.reps, options.max_candidates, properties.multiProcessorCount);
   });
   return known ? 0 : 2;
 }

@@ -10,7 +10,7 @@
 // two warm-up calls; the scan's own memset of its tile states is inside the timing, CUB's
 // temporary-storage allocation is not.
 //
-// Usage: kprim-scan-tuning [--reps=N] [--log2=20,24,26,28] [--types=float,double,int32,int64]
+// Usage: kprim-scan-tuning [--reps=N] [--log2=20,24,26,28] [--sizes=N,...] [--types=float,double,int32,int64]
 //                          [--candidates=K]   (only the first K policies: 1 = today's default)
 
 #include <kprim/impl/cuda/scan.cuh>
@@ -44,6 +44,34 @@ using kprim::impl::cuda::ScanPolicy;
 using Candidates4 = std::tuple<ScanPolicy<128, 64, 6>, ScanPolicy<128, 64, 6, 1, false>>;
 using Candidates8 = std::tuple<ScanPolicy<128, 32, 6>, ScanPolicy<128, 32, 6, 1, false>>;
 
+// Probes of the kernel's structure at the default shape (not scans): a tile staged through shared
+// memory and stored back (the copy this structure allows), and the same with the fold, block scan
+// and rescan but no look-back (the tile-local work).
+template <class T, class Policy, bool LocalScan>
+__global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
+    staged_probe(const T* in, T* out) {
+  using namespace kprim::impl::cuda;
+  using runs = WarpRuns<T, Policy::items>;
+  __shared__ BlockStorage<T, Policy::block_size> storage;
+  __shared__ Slots<T, (Policy::block_size / warp_size) * runs::elements> exchange_storage;
+  const int lane = lane_id();
+  T* const exchange = exchange_storage.data() + (threadIdx.x / warp_size) * runs::elements;
+  const std::int64_t warp_first =
+      std::int64_t(blockIdx.x) * Policy::tile_size + std::int64_t(threadIdx.x / warp_size) * warp_size * Policy::items;
+  runs::stage(in + warp_first, exchange, lane);
+  if constexpr (LocalScan) {
+    T sub_totals[Policy::chains];
+    const kprim::Sum op;
+    runs::fold(exchange, lane, op, sub_totals);
+    T total = sub_totals[0];
+    for (int c = 1; c < Policy::chains; ++c) total += sub_totals[c];
+    T aggregate;
+    const T prefix = block_exclusive_scan<Policy::block_size>(total, op, T(0), aggregate, storage);
+    runs::scan_in_place(exchange, lane, prefix, false, op, sub_totals);
+  }
+  runs::unstage(out + warp_first, exchange, lane);
+}
+
 template <class Policy>
 std::string name_of() {
   return std::to_string(Policy::block_size) + "x" + std::to_string(Policy::items) + "/min" +
@@ -53,12 +81,11 @@ std::string name_of() {
 }
 
 template <class T>
-void run_type(const char* type, const std::vector<int>& log2s, int reps, int max_candidates) {
+void run_type(const char* type, const std::vector<std::int64_t>& sizes, int reps, int max_candidates) {
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
-  for (const int log2 : log2s) {
-    const std::int64_t n = std::int64_t(1) << log2;
+  for (const std::int64_t n : sizes) {
     T *in = nullptr, *out = nullptr, *total = nullptr;
     check(cudaMalloc(&in, n * sizeof(T)), "cudaMalloc in");
     check(cudaMalloc(&out, n * sizeof(T)), "cudaMalloc out");
@@ -83,6 +110,17 @@ void run_type(const char* type, const std::vector<int>& log2s, int reps, int max
     check(cudaMemcpy(expected.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost), "copy back");
     row("copy", copy_us, cub_us, copy_us);
     row("cub", cub_us, cub_us, copy_us);
+    {
+      using Default = std::tuple_element_t<0, std::conditional_t<sizeof(T) == 4, Candidates4, Candidates8>>;
+      const unsigned blocks = unsigned(n / Default::tile_size);
+      if (blocks > 0 && n % Default::tile_size == 0) {  // whole tiles only
+      row("probe:staged-copy", median_us(reps, start, stop, [&] { staged_probe<T, Default, false><<<blocks, Default::block_size>>>(in, out); }),
+          cub_us, copy_us);
+      row("probe:staged-local-scan",
+          median_us(reps, start, stop, [&] { staged_probe<T, Default, true><<<blocks, Default::block_size>>>(in, out); }), cub_us,
+          copy_us);
+      }
+    }
 
     using Candidates = std::conditional_t<sizeof(T) == 4, Candidates4, Candidates8>;
     std::apply(
@@ -129,7 +167,7 @@ int main(int argc, char** argv) {
   std::printf("# %s, inclusive sum, median of %d\ntype,n,candidate,time_us,gbps,vs_cub,vs_copy\n", properties.name,
               options.reps);
   const bool known = for_each_type(options.types, "kprim-scan-tuning", [&]<class T>(const char* type) {
-    run_type<T>(type, options.log2s, options.reps, options.max_candidates);
+    run_type<T>(type, options.sizes, options.reps, options.max_candidates);
   });
   return known ? 0 : 2;
 }

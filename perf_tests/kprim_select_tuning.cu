@@ -12,7 +12,7 @@
 // elements. Median of --reps timed calls after two warm-up calls; the kernel's memset of its tile
 // states is inside the timing, CUB's temporary-storage allocation is not.
 //
-// Usage: kprim-select-tuning [--reps=N] [--log2=20,24,26,28] [--types=float,double,int32,int64]
+// Usage: kprim-select-tuning [--reps=N] [--log2=20,24,26,28] [--sizes=N,...] [--types=float,double,int32,int64]
 //                            [--candidates=K]   (only the first K policies: 1 = today's default)
 
 #include <kprim/impl/cuda/select.cuh>
@@ -73,12 +73,11 @@ __global__ void fill_signs(T* data, std::int64_t n, int percent) {
 }
 
 template <class T>
-void run_type(const char* type, const std::vector<int>& log2s, int reps, int max_candidates, int percent) {
+void run_type(const char* type, const std::vector<std::int64_t>& sizes, int reps, int max_candidates, int percent) {
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
-  for (const int log2 : log2s) {
-    const std::int64_t n = std::int64_t(1) << log2;
+  for (const std::int64_t n : sizes) {
     T *in = nullptr, *out = nullptr;
     std::int64_t* count = nullptr;
     check(cudaMalloc(&in, n * sizeof(T)), "cudaMalloc in");
@@ -160,7 +159,7 @@ int main(int argc, char** argv) {
   std::printf("# %s, select values > 0 (%d%% kept), median of %d\ntype,n,candidate,time_us,gbps,vs_cub,vs_copy\n",
               properties.name, percent, options.reps);
   const bool known = for_each_type(options.types, "kprim-select-tuning", [&]<class T>(const char* type) {
-    run_type<T>(type, options.log2s, options.reps, options.max_candidates, percent);
+    run_type<T>(type, options.sizes, options.reps, options.max_candidates, percent);
   });
   return known ? 0 : 2;
 }

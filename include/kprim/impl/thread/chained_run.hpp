@@ -94,13 +94,14 @@ KOKKOS_FUNCTION T fold_run(std::int64_t begin, std::int64_t end, const Get& get,
   return fold_chains<T>(begin, end, get, op);
 }
 
-/// Elements first .. first + Width scanned from `prefix` into values (exclusive: each the value
+/// Elements first .. first + Width scanned from `prefix` into values (Exclusive: each the value
 /// before its element); returns op(prefix, all Width). Floating point: an in-order
 /// (Hillis-Steele) scan of the block, then one op with the running prefix, so consecutive blocks
-/// wait on one op instead of Width. Other types: one chain (integer ops take one cycle).
-template <int Width, class T, class Get, class Op>
-KOKKOS_FUNCTION T scan_block(std::int64_t first, const Get& get, T prefix, bool exclusive, const Op& op,
-                             T (&values)[Width]) {
+/// wait on one op instead of Width. Other types: one chain (integer ops take one cycle). Always
+/// inlined: called out of line (g++ 16 did so in the look-back scan's kernel) its block goes
+/// through memory, 3x slower.
+template <int Width, bool Exclusive, class T, class Get, class Op>
+KOKKOS_FORCEINLINE_FUNCTION T scan_block(std::int64_t first, const Get& get, T prefix, const Op& op, T (&values)[Width]) {
   if constexpr (std::is_floating_point_v<T>) {
     T x[Width];
     for (int k = 0; k < Width; ++k) x[k] = get(first + k);
@@ -109,7 +110,7 @@ KOKKOS_FUNCTION T scan_block(std::int64_t first, const Get& get, T prefix, bool 
       for (int k = 0; k < Width; ++k) y[k] = k >= d ? op(x[k - d], x[k]) : x[k];
       for (int k = 0; k < Width; ++k) x[k] = y[k];
     }
-    if (exclusive) {
+    if constexpr (Exclusive) {
       values[0] = prefix;
       for (int k = 1; k < Width; ++k) values[k] = op(prefix, x[k - 1]);
     } else {
@@ -119,7 +120,7 @@ KOKKOS_FUNCTION T scan_block(std::int64_t first, const Get& get, T prefix, bool 
   } else {
     for (int k = 0; k < Width; ++k) {
       const T value = get(first + k);
-      if (exclusive) {
+      if constexpr (Exclusive) {
         values[k] = prefix;
         prefix = op(prefix, value);
       } else {
@@ -131,25 +132,23 @@ KOKKOS_FUNCTION T scan_block(std::int64_t first, const Get& get, T prefix, bool 
   }
 }
 
-/// Scans get(begin .. end) into put(i, value) starting from `prefix` (exclusive: put gets the
-/// value before element i; inclusive: after it). Every element is read before it is written,
-/// so get and put may address the same memory. Returns op(prefix, whole run).
-template <class T, class Get, class Put, class Op>
-KOKKOS_FUNCTION T scan_run(std::int64_t begin, std::int64_t end, const Get& get, const Put& put, T prefix,
-                           bool exclusive, const Op& op) {
+/// scan_run() with `exclusive` fixed at compile time.
+template <bool Exclusive, class T, class Get, class Put, class Op>
+KOKKOS_FUNCTION T scan_run_as(std::int64_t begin, std::int64_t end, const Get& get, const Put& put, T prefix,
+                              const Op& op) {
   if constexpr (std::is_floating_point_v<T>) {
     constexpr int width = 8;
     if (end - begin >= 8 * width) {
       for (; begin + width <= end; begin += width) {
         T values[width];
-        prefix = scan_block<width>(begin, get, prefix, exclusive, op, values);
+        prefix = scan_block<width, Exclusive>(begin, get, prefix, op, values);
         for (int k = 0; k < width; ++k) put(begin + k, values[k]);
       }
     }
   }
   for (std::int64_t i = begin; i < end; ++i) {
     const T value = get(i);
-    if (exclusive) {
+    if constexpr (Exclusive) {
       put(i, prefix);
       prefix = op(prefix, value);
     } else {
@@ -158,6 +157,19 @@ KOKKOS_FUNCTION T scan_run(std::int64_t begin, std::int64_t end, const Get& get,
     }
   }
   return prefix;
+}
+
+/// Scans get(begin .. end) into put(i, value) starting from `prefix` (exclusive: put gets the
+/// value before element i; inclusive: after it). Every element is read before it is written,
+/// so get and put may address the same memory. Returns op(prefix, whole run).
+// `exclusive` becomes a compile-time constant here: tested inside the loops, it kept g++ 16 from
+// vectorizing the floating-point blocks (float tile in L1, one thread: 1.10 ns per element
+// against 0.40; 2-core Intel Xeon VM, 2026-11-26, perf_tests/results/README.md).
+template <class T, class Get, class Put, class Op>
+KOKKOS_FUNCTION T scan_run(std::int64_t begin, std::int64_t end, const Get& get, const Put& put, T prefix,
+                           bool exclusive, const Op& op) {
+  if (exclusive) return scan_run_as<true, T>(begin, end, get, put, prefix, op);
+  return scan_run_as<false, T>(begin, end, get, put, prefix, op);
 }
 
 }  // namespace kprim::impl::thread

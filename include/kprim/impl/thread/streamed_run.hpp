@@ -50,34 +50,41 @@ inline __m128i pack16(const T* v) {
 }
 #endif
 
-/// thread::scan_run of get(begin .. end) into out[begin .. end) (contiguous memory), the 16-byte
-/// aligned body of the run written with streaming stores. Returns op(prefix, whole run).
-template <class T, class Get, class Op>
-T scan_run_streamed(std::int64_t begin, std::int64_t end, const Get& get, T* out, T prefix, bool exclusive,
-                    const Op& op) {
+/// scan_run_streamed() with `exclusive` fixed at compile time (as thread::scan_run_as).
+template <bool Exclusive, class T, class Get, class Op>
+T scan_run_streamed_as(std::int64_t begin, std::int64_t end, const Get& get, T* out, T prefix, const Op& op) {
   const auto put = [out](std::int64_t i, const T& v) { out[i] = v; };
 #if defined(__SSE2__)
   if constexpr (can_stream_v<T>) {
     std::int64_t body = begin;
     while (body < end && body - begin < 16 && (reinterpret_cast<std::uintptr_t>(out + body) & 15) != 0) ++body;
     if ((reinterpret_cast<std::uintptr_t>(out + body) & 15) == 0) {
-      prefix = scan_run<T>(begin, body, get, put, prefix, exclusive, op);
+      prefix = scan_run_as<Exclusive, T>(begin, body, get, put, prefix, op);
       // Floating point: blocks of 8 as thread::scan_run; other types: one store's worth at a time.
       constexpr int group = std::is_floating_point_v<T> ? 8 : int(16 / sizeof(T));
       constexpr int per_store = int(16 / sizeof(T));
       for (; body + group <= end; body += group) {
         T values[group];
-        prefix = scan_block<group>(body, get, prefix, exclusive, op, values);
+        prefix = scan_block<group, Exclusive>(body, get, prefix, op, values);
         __m128i* to = reinterpret_cast<__m128i*>(out + body);
         for (int s = 0; s < group / per_store; ++s) _mm_stream_si128(to + s, pack16(values + s * per_store));
       }
-      prefix = scan_run<T>(body, end, get, put, prefix, exclusive, op);
+      prefix = scan_run_as<Exclusive, T>(body, end, get, put, prefix, op);
       _mm_sfence();
       return prefix;
     }
   }
 #endif
-  return scan_run<T>(begin, end, get, put, prefix, exclusive, op);
+  return scan_run_as<Exclusive, T>(begin, end, get, put, prefix, op);
+}
+
+/// thread::scan_run of get(begin .. end) into out[begin .. end) (contiguous memory), the 16-byte
+/// aligned body of the run written with streaming stores. Returns op(prefix, whole run).
+template <class T, class Get, class Op>
+T scan_run_streamed(std::int64_t begin, std::int64_t end, const Get& get, T* out, T prefix, bool exclusive,
+                    const Op& op) {
+  if (exclusive) return scan_run_streamed_as<true, T>(begin, end, get, out, prefix, op);
+  return scan_run_streamed_as<false, T>(begin, end, get, out, prefix, op);
 }
 
 }  // namespace kprim::impl::thread
