@@ -4,7 +4,9 @@
 // include/kprim/impl/cuda/scan.cuh were chosen; rerun it on a new architecture before changing them.
 //
 // Every policy's output is checked against CUB's (exactly for integers, to a relative 1e-5 on the
-// last element for floating point); a mismatch aborts. Output: one CSV row per (type, n, candidate):
+// last element for floating point); a mismatch aborts. Two probe rows (probe:staged-copy,
+// probe:staged-local-scan: the default's tile work without the look-back, results not scans) show
+// what the look-back costs. Output: one CSV row per (type, n, candidate):
 //   type,n,candidate,time_us,gbps,vs_cub,vs_copy
 // GB/s counts the ideal traffic of a scan (n reads + n writes). Median of --reps timed calls after
 // two warm-up calls; the scan's own memset of its tile states is inside the timing, CUB's
@@ -38,8 +40,10 @@ using kprim::impl::cuda::ScanPolicy;
 // Candidates: today's defaults first (shared-memory runs folded and rescanned as 2 chains, the
 // rescan before the look-back: 128 x 64 / 6 for 4-byte types, 128 x 32 / 6 for 8-byte ones), then
 // the same shapes without chains or early rescan (the defaults until 2026-11-23 night). The runs
-// held in registers (256 x 32; 224 x 24, CUB's sm90 shape) lost and left the kernel; they and the
-// earlier sweeps' candidates are in perf_tests/results (CSVs and README.md).
+// held in registers (256 x 32; 224 x 24, CUB's sm90 shape) lost and left the kernel; they, the
+// earlier sweeps' candidates and the look-back experiments of 2026-11-26 (wider windows, larger
+// tiles, a look-back warp, poll back-off, persistent blocks; none reached the copy) are in
+// perf_tests/results (CSVs and README.md, "Scan at copy speed").
 // ScanPolicy<threads, items, min blocks per SM, chains, rescan before look-back>.
 using Candidates4 = std::tuple<ScanPolicy<128, 64, 6>, ScanPolicy<128, 64, 6, 1, false>>;
 using Candidates8 = std::tuple<ScanPolicy<128, 32, 6>, ScanPolicy<128, 32, 6, 1, false>>;

@@ -33,18 +33,17 @@ void single_pass_reduce_into(const char* function, const Space& space, std::int6
                         });
 }
 
-/// Elements per tile of the host look-back scan (a team of one thread per tile). Floating-point
-/// tiles are scanned in three passes with 8 chains (thread::scan_run), so they must stay in L1:
-/// 16 KiB. Integer tiles take one pass with one chain and gain from fewer tiles (less look-back
-/// per element). 2-core AMD EPYC VM, OpenMP, 2026-11-23, kprim-bench inclusive scan, GB/s at 2^20 / 2^24:
-///   float  tile 1024: 7.0 / 5.4, 2048: 11.8 / 7.8, 4096: 26.4 / 11.7, 16384: 3.7 / 3.0
-///   double tile 1024: 11.9 / 8.6, 2048: 22.0 / 13.8, 4096: 10.1 / 10.4
-///   int32  tile 1024: 16.9 / 8.9, 4096: 39.8 / 18.8, 16384: 44.8 / 20.4, 65536: 23.9 / 22.6
-///   int64  tile 1024: 19.9 / 15.5, 4096: 51.9 / 23.2, 16384: 60.3 / 25.1, 65536: 45.8 / 30.2
-/// (a shared VM: copies in the same runs varied 33-58 GB/s, so only large steps count).
+/// Elements per tile of the host look-back scan (a team of one thread per tile): 16384 for
+/// arithmetic types (a tile is folded, then rescanned from L1/L2 and written), 16 KiB of others.
+/// Fewer tiles mean less look-back per element. 2-core AMD EPYC VM, OpenMP, 2026-11-23, kprim-bench
+/// inclusive scan, GB/s at 2^20 / 2^24: int32 tile 1024: 16.9 / 8.9, 4096: 39.8 / 18.8, 16384:
+/// 44.8 / 20.4, 65536: 23.9 / 22.6; int64 4096: 51.9 / 23.2, 16384: 60.3 / 25.1. 2-core Intel Xeon
+/// VM, 2026-11-26, once floating-point blocks were inlined (thread/chained_run.hpp): float tile
+/// 4096 -> 16384: 2^20 370 -> 324 us, 2^24 8.4 -> 7.6 ms; double 2^20 538 -> 452 us, 2^24 13.8 -> 11.8 ms
+/// (best of 20; perf_tests/results/README.md).
 template <class T>
 constexpr int host_scan_tile() {
-  return std::is_integral_v<T> ? 16384 : int(sizeof(T) >= 16384 ? 1 : 16384 / sizeof(T));
+  return std::is_arithmetic_v<T> ? 16384 : int(sizeof(T) >= 16384 ? 1 : 16384 / sizeof(T));
 }
 
 /// Output bytes from which the host look-back scan writes a contiguous View with streaming stores
