@@ -29,6 +29,9 @@
 #if defined(KOKKOS_ENABLE_CUDA) && defined(KPRIM_BENCH_WITH_CUB)
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/block/block_store.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -883,6 +886,95 @@ void register_lambdas(std::int64_t n) {
   }
 }
 
+// ---- the team level (issue #26) --------------------------------------------------------------
+// app:team_scan: inside a user's TeamPolicy kernel each team (256 threads on devices, the space's
+// largest team up to 256 on hosts) scans its own 4096 floats: kprim::team::inclusive_scan against
+// Kokkos' parallel_scan over a TeamThreadRange doing the same work. GB/s: n reads + n writes.
+struct NoTeamWork {  // at namespace scope: nvcc cannot launch local classes
+  KOKKOS_FUNCTION void operator()(const Kokkos::TeamPolicy<Space>::member_type&) const {}
+};
+
+#ifdef KPRIM_BENCH_CUB
+/// CUB's equivalent: one block of Threads per 4096 floats, BlockLoad (warp transpose), BlockScan,
+/// BlockStore.
+template <int Threads>
+__global__ void cub_block_scan(const float* x, float* out) {
+  constexpr int items = 4096 / Threads;
+  using Load = cub::BlockLoad<float, Threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using Scan = cub::BlockScan<float, Threads>;
+  using Store = cub::BlockStore<float, Threads, items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  __shared__ union {
+    typename Load::TempStorage load;
+    typename Scan::TempStorage scan;
+    typename Store::TempStorage store;
+  } temp;
+  float values[items];
+  const std::int64_t first = std::int64_t(blockIdx.x) * 4096;
+  Load(temp.load).Load(x + first, values);
+  __syncthreads();
+  Scan(temp.scan).InclusiveSum(values, values);
+  __syncthreads();
+  Store(temp.store).Store(out + first, values);
+}
+#endif
+
+void team_scan(benchmark::State& state, const std::string& impl, std::int64_t n) {
+  using policy = Kokkos::TeamPolicy<Space>;
+  constexpr std::int64_t per_team = 4096;
+  const int league = int(n / per_team);
+  const int team = std::min(256, policy(Space(), 1, 1).team_size_max(NoTeamWork{}, Kokkos::ParallelForTag{}));
+  Inputs<float>& in = inputs<float>(n);
+  const Kokkos::View<float*, MemorySpace> x = in.x, out = in.out;
+  const auto host_x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, x);
+  Kokkos::View<float*, Kokkos::HostSpace> host_reference("reference", n);
+  for (std::int64_t first = 0; first < n; first += per_team) {
+    float running = 0;
+    for (std::int64_t i = first; i < first + per_team; ++i) host_reference(i) = running += host_x(i);
+  }
+  const Kokkos::View<float*, MemorySpace> reference("reference", n);
+  Kokkos::deep_copy(reference, host_reference);
+  double s = 0;
+  if (impl == "kprim") {
+    const auto kernel = KOKKOS_LAMBDA(const policy::member_type& member) {
+      const kprim::team::Workspace<float> workspace(member);
+      const std::int64_t first = member.league_rank() * per_team;
+      kprim::team::inclusive_scan(member, workspace, per_team, [&](std::int64_t i) { return x(first + i); },
+                                  [&](std::int64_t i, float prefix) { out(first + i) = prefix; });
+    };
+    const auto launch = policy(Space(), league, team).set_scratch_size(0, Kokkos::PerTeam(kprim::team::scratch_bytes<float>(team)));
+    s = time_calls(state, [&] { Kokkos::parallel_for("kprim_team_scan", launch, kernel); });
+#ifdef KPRIM_BENCH_CUB
+  } else if (impl == "cub") {
+    s = time_calls(state, [&] { cub_block_scan<256><<<league, 256, 0, Space().cuda_stream()>>>(x.data(), out.data()); });
+#endif
+  } else {
+    const auto kernel = KOKKOS_LAMBDA(const policy::member_type& member) {
+      const std::int64_t first = member.league_rank() * per_team;
+      Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, per_team), [&](std::int64_t i, float& partial, bool final) {
+        partial += x(first + i);
+        if (final) out(first + i) = partial;
+      });
+    };
+    s = time_calls(state, [&] { Kokkos::parallel_for("kokkos_team_scan", policy(Space(), league, team), kernel); });
+  }
+  if (count_different(out, reference)) wrong("app:team_scan " + impl);
+  record<float>(state, "app:team_scan", impl.c_str(), "automatic", n, s, 2.0 * n * 4);
+}
+
+void register_team(std::int64_t n) {
+  if (n % 4096 != 0) return;
+  std::vector<std::string> impls{"kprim", "kokkos"};
+#ifdef KPRIM_BENCH_CUB
+  impls.push_back("cub");
+#endif
+  for (const std::string& impl : impls)
+    benchmark::RegisterBenchmark(("app:team_scan/" + impl + "/float/" + std::to_string(n)).c_str(),
+                                 [impl, n](benchmark::State& state) { team_scan(state, impl, n); })
+        ->UseManualTime()
+        ->Iterations(settings.repetitions)
+        ->Unit(benchmark::kMicrosecond);
+}
+
 // ---- profiling regions with no tool loaded (issue #23) -------------------------------------
 // Every kprim call opens a Kokkos Tools region named after its function and path
 // (impl::PathRegion); with no tool loaded that costs one query of Kokkos' tool state. Timed on
@@ -1096,6 +1188,7 @@ int main(int argc, char* argv[]) {
     if ((settings.quick || n == std::int64_t(1) << 20 || n >= std::int64_t(1) << 24) && fits(n, 16)) {
       register_app(n);
       register_lambdas(n);
+      register_team(n);
     }
   register_tools_cost();
   std::printf("kprim-bench: kprim %s (commit %s), Kokkos %d, space %s, device %s\n", kprim::version_string(),
