@@ -76,8 +76,16 @@ struct Options {
   int reps = 20;
   int max_candidates = 1 << 30;
   std::vector<int> log2s{20, 24, 26, 28};
-  std::vector<std::int64_t> sizes;  // 2^log2s, then --sizes
+  std::vector<std::int64_t> other_sizes;  // --sizes
   std::vector<std::string> types{"float", "double", "int32", "int64"};
+
+  /// The sizes to run: 2^log2s, then --sizes.
+  std::vector<std::int64_t> sizes() const {
+    std::vector<std::int64_t> all;
+    for (const int log2 : log2s) all.push_back(std::int64_t(1) << log2);
+    all.insert(all.end(), other_sizes.begin(), other_sizes.end());
+    return all;
+  }
 };
 
 /// Parses argv into `options` (perf_args.hpp: --help, unknown options are errors); `more` adds a
@@ -96,7 +104,7 @@ inline bool parse_options(int argc, char** argv, const char* tool, const char* s
               })
       .option("sizes", "N,...", "sizes N, ... besides the powers of two (odd sizes: 100000007)",
               [&](const std::string& v) {
-                for (const auto& part : list(v)) options.sizes.push_back(std::stoll(part));
+                for (const auto& part : list(v)) options.other_sizes.push_back(kprim_perf::positive_count(part, "--sizes"));
               })
       .option("types", "T,...", "float, double, int32, int64 (default: the tool's)",
               [&](const std::string& v) { options.types = list(v); })
@@ -104,10 +112,6 @@ inline bool parse_options(int argc, char** argv, const char* tool, const char* s
               [&](const std::string& v) { options.max_candidates = kprim_perf::positive_int(v, "--candidates"); });
   if (more) more(args);
   args.parse(argc, argv);
-  std::vector<std::int64_t> sizes;
-  for (const int log2 : options.log2s) sizes.push_back(std::int64_t(1) << log2);
-  sizes.insert(sizes.end(), options.sizes.begin(), options.sizes.end());
-  options.sizes = sizes;
   return true;
 }
 

@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
   std::printf("# %s, sums into device memory, median of %d\nprimitive,type,n,candidate,time_us,gbps,vs_cub,vs_copy\n",
               properties.name, options.reps);
   const bool known = for_each_type(options.types, "kprim-reduce-tuning", [&]<class T>(const char* type) {
-    run_type<T>(type, options.sizes, options.reps, options.max_candidates, properties.multiProcessorCount);
+    run_type<T>(type, options.sizes(), options.reps, options.max_candidates, properties.multiProcessorCount);
   });
   return known ? 0 : 2;
 }

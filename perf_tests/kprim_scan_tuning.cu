@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
   std::printf("# %s, inclusive sum, median of %d\ntype,n,candidate,time_us,gbps,vs_cub,vs_copy\n", properties.name,
               options.reps);
   const bool known = for_each_type(options.types, "kprim-scan-tuning", [&]<class T>(const char* type) {
-    run_type<T>(type, options.sizes, options.reps, options.max_candidates);
+    run_type<T>(type, options.sizes(), options.reps, options.max_candidates);
   });
   return known ? 0 : 2;
 }

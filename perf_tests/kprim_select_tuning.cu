@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
   std::printf("# %s, select values > 0 (%d%% kept), median of %d\ntype,n,candidate,time_us,gbps,vs_cub,vs_copy\n",
               properties.name, percent, options.reps);
   const bool known = for_each_type(options.types, "kprim-select-tuning", [&]<class T>(const char* type) {
-    run_type<T>(type, options.sizes, options.reps, options.max_candidates, percent);
+    run_type<T>(type, options.sizes(), options.reps, options.max_candidates, percent);
   });
   return known ? 0 : 2;
 }

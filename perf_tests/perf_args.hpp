@@ -4,6 +4,7 @@
 // --kokkos-* flags are taken out of argv by Kokkos::initialize before this parser sees them;
 // kprim-bench hands what starts with --benchmark_ to Google Benchmark.
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -117,6 +118,17 @@ inline int positive_int(const std::string& value, const char* option) {
     std::exit(2);
   }
   return int(v);
+}
+
+/// A positive element count (up to 2^40), or exit 2 naming the option.
+inline std::int64_t positive_count(const std::string& value, const char* option) {
+  char* end = nullptr;
+  const long long v = std::strtoll(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || v <= 0 || v > (1LL << 40)) {
+    std::fprintf(stderr, "%s wants a positive element count, got '%s'\n", option, value.c_str());
+    std::exit(2);
+  }
+  return std::int64_t(v);
 }
 
 }  // namespace kprim_perf

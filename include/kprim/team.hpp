@@ -118,16 +118,15 @@ namespace detail {
 /// 2026-11-26: 0.64-0.89x Kokkos' TeamThreadRange scan with the sweeps, 0.96-1.07x without.
 inline constexpr int serial_team_limit = 32;
 
-/// Folds each thread's run, scans the runs' totals across the team: returns the op over all n
-/// and leaves in `prefix` the op over the runs before this thread's (identity for thread 0). The
-/// caller must barrier before the workspace is used again.
+/// Folds this thread's run, scans the runs' totals across the team: returns the op over all of
+/// them and leaves in `prefix` the op over the runs before this thread's (identity for thread 0).
+/// The caller must barrier before the workspace is used again.
 template <class T, class Member, class Source, class Op>
-KOKKOS_FUNCTION T fold_and_scan_runs(const Member& team, const Workspace<T>& workspace, std::int64_t n,
+KOKKOS_FUNCTION T fold_and_scan_runs(const Member& team, const Workspace<T>& workspace, const Run& run,
                                      const Source& source, const Op& op, T& prefix) {
   const int rank = team.team_rank();
   const int size = team.team_size();
   T* const slots = workspace.data();
-  const Run run = run_of(n, rank, size);
   slots[impl::team::padded(rank)] = impl::thread::fold_run<T>(run.begin, run.end, Reader<T, Source>{source}, op);
   team.team_barrier();
   bool serial = false;
@@ -163,7 +162,8 @@ template <class T, class Member, class Source, class Op = Sum>
 KOKKOS_FUNCTION T reduce(const Member& team, const Workspace<T>& workspace, std::int64_t n, const Source& f,
                          const Op& op = {}) {
   T prefix;
-  const T total = detail::fold_and_scan_runs(team, workspace, n, f, op, prefix);
+  const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
+  const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);
   team.team_barrier();  // every thread has read the total: the workspace may be reused
   return total;
 }
@@ -176,8 +176,8 @@ template <class T, class Member, class Source, class Sink, class Op = Sum>
 KOKKOS_FUNCTION T inclusive_scan(const Member& team, const Workspace<T>& workspace, std::int64_t n,
                                  const Source& f, const Sink& write, const Op& op = {}) {
   T prefix;
-  const T total = detail::fold_and_scan_runs(team, workspace, n, f, op, prefix);
   const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
+  const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);
   impl::thread::scan_run<T>(run.begin, run.end, detail::Reader<T, Source>{f}, detail::Writer<T, Sink>{write}, prefix,
                             false, op);
   team.team_barrier();  // every element written, the workspace free again
@@ -191,8 +191,8 @@ template <class T, class Member, class Source, class Sink, class Op = Sum>
 KOKKOS_FUNCTION T exclusive_scan(const Member& team, const Workspace<T>& workspace, std::int64_t n,
                                  const Source& f, const Sink& write, const T& init, const Op& op = {}) {
   T prefix;
-  const T total = detail::fold_and_scan_runs(team, workspace, n, f, op, prefix);
   const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
+  const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);
   impl::thread::scan_run<T>(run.begin, run.end, detail::Reader<T, Source>{f}, detail::Writer<T, Sink>{write},
                             op(init, prefix), true, op);
   team.team_barrier();
