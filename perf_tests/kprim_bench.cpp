@@ -32,6 +32,7 @@
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -46,6 +47,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -55,6 +57,7 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -975,6 +978,133 @@ void register_team(std::int64_t n) {
         ->Unit(benchmark::kMicrosecond);
 }
 
+// ---- segmented reduce and scan (issue #26) ---------------------------------------------------
+// app:segmented_reduce / app:segmented_scan over n floats in CSR segments, the segment-length mix
+// in the `algorithm` column: lengths uniform in 1-32, 500-1500 ("1000"), 0.5-1.5 million ("1e6"),
+// and a power law (most segments short, a few of up to n/4; "power"). Peers: Kokkos' natural
+// form (a team per segment, parallel_reduce / parallel_scan over its TeamThreadRange) and CUB
+// (DeviceSegmentedReduce::Sum; DeviceScan::InclusiveSumByKey on a segment-id key per element, the
+// scan-by-key users write without a segmented scan, its keys built outside the timing). GB/s:
+// the ideal traffic (reduce: n values and S + 1 offsets read, S sums written; scan: n read, n
+// written), so CUB's key reads are not counted.
+struct SegmentLayout {
+  std::vector<std::int64_t> offsets;
+};
+
+SegmentLayout segment_layout(const std::string& mix, std::int64_t n) {
+  std::mt19937_64 rng(20261126);
+  SegmentLayout layout{{0}};
+  while (layout.offsets.back() < n) {
+    std::int64_t length = 1;
+    if (mix == "1-32") length = 1 + std::int64_t(rng() % 32);
+    else if (mix == "1000") length = 500 + std::int64_t(rng() % 1001);
+    else if (mix == "1e6") length = 500'000 + std::int64_t(rng() % 1'000'001);
+    else length = std::min<std::int64_t>(n / 4, std::int64_t(std::pow(double(rng() % 1'000'000 + 1) / 1e6, -1.2)));
+    layout.offsets.push_back(std::min(n, layout.offsets.back() + std::max<std::int64_t>(length, 1)));
+  }
+  return layout;
+}
+
+void segmented(benchmark::State& state, bool scan, const std::string& impl, const std::string& mix, std::int64_t n) {
+  using policy = Kokkos::TeamPolicy<Space>;
+  Inputs<float>& in = inputs<float>(n);
+  const Kokkos::View<float*, MemorySpace> x = in.x, out = in.out;
+  const SegmentLayout layout = segment_layout(mix, n);
+  const std::int64_t segments = std::int64_t(layout.offsets.size()) - 1;
+  const Kokkos::View<std::int64_t*, MemorySpace> offsets("offsets", segments + 1);
+  Kokkos::deep_copy(offsets, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                 layout.offsets.data(), layout.offsets.size()));
+  const Kokkos::View<float*, MemorySpace> sums("sums", segments);
+  // The answers: x cycles through -1, 0, 1, so every partial sum is exact in float.
+  const auto host_x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, x);
+  Kokkos::View<float*, Kokkos::HostSpace> host_reference("reference", scan ? n : segments);
+  for (std::int64_t s = 0; s < segments; ++s) {
+    float running = 0;
+    for (std::int64_t i = layout.offsets[s]; i < layout.offsets[s + 1]; ++i) {
+      running += host_x(i);
+      if (scan) host_reference(i) = running;
+    }
+    if (!scan) host_reference(s) = running;
+  }
+  const Kokkos::View<float*, MemorySpace> reference("reference", host_reference.extent(0));
+  Kokkos::deep_copy(reference, host_reference);
+  double s = 0;
+  if (impl == "kprim") {
+    s = time_calls(state, [&] {
+      if (scan) kprim::segmented_inclusive_scan(Space(), x, offsets, out);
+      else kprim::segmented_reduce(Space(), x, offsets, sums);
+    });
+#ifdef KPRIM_BENCH_CUB
+  } else if (impl == "cub") {
+    CubStorage storage;
+    std::size_t size = 0;
+    if (scan) {
+      const Kokkos::View<std::int32_t*, MemorySpace> keys("keys", n);
+      Kokkos::parallel_for("kprim-bench::keys", Kokkos::TeamPolicy<Space>(segments, Kokkos::AUTO),
+                           KOKKOS_LAMBDA(const policy::member_type& member) {
+                             const std::int64_t k = member.league_rank();
+                             Kokkos::parallel_for(Kokkos::TeamThreadRange(member, offsets(k), offsets(k + 1)),
+                                                  [&](std::int64_t i) { keys(i) = std::int32_t(k); });
+                           });
+      cub::DeviceScan::InclusiveSumByKey(nullptr, size, keys.data(), x.data(), out.data(), n);
+      storage.reserve(size);
+      s = time_calls(state, [&] {
+        cub::DeviceScan::InclusiveSumByKey(storage.bytes.data(), size, keys.data(), x.data(), out.data(), n,
+                                           cub::Equality(), Space().cuda_stream());
+      });
+    } else {
+      cub::DeviceSegmentedReduce::Sum(nullptr, size, x.data(), sums.data(), segments, offsets.data(),
+                                      offsets.data() + 1);
+      storage.reserve(size);
+      s = time_calls(state, [&] {
+        cub::DeviceSegmentedReduce::Sum(storage.bytes.data(), size, x.data(), sums.data(), segments, offsets.data(),
+                                        offsets.data() + 1, Space().cuda_stream());
+      });
+    }
+#endif
+  } else if (scan) {
+    const auto kernel = KOKKOS_LAMBDA(const policy::member_type& member) {
+      const std::int64_t first = offsets(member.league_rank()), last = offsets(member.league_rank() + 1);
+      Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, first, last), [&](std::int64_t i, float& partial, bool final) {
+        partial += x(i);
+        if (final) out(i) = partial;
+      });
+    };
+    s = time_calls(state, [&] { Kokkos::parallel_for("kokkos_segmented_scan", policy(Space(), segments, Kokkos::AUTO), kernel); });
+  } else {
+    const auto kernel = KOKKOS_LAMBDA(const policy::member_type& member) {
+      const std::int64_t k = member.league_rank();
+      float sum = 0;
+      Kokkos::parallel_reduce(Kokkos::TeamThreadRange(member, offsets(k), offsets(k + 1)),
+                              [&](std::int64_t i, float& partial) { partial += x(i); }, sum);
+      Kokkos::single(Kokkos::PerTeam(member), [&] { sums(k) = sum; });
+    };
+    s = time_calls(state, [&] { Kokkos::parallel_for("kokkos_segmented_reduce", policy(Space(), segments, Kokkos::AUTO), kernel); });
+  }
+  const char* primitive = scan ? "app:segmented_scan" : "app:segmented_reduce";
+  if (count_different(scan ? out : sums, reference)) wrong(std::string(primitive) + " " + impl + " " + mix);
+  const double bytes = scan ? 2.0 * n * 4 : double(n) * 4 + double(segments + 1) * 8 + double(segments) * 4;
+  record<float>(state, primitive, impl.c_str(), mix, n, s, bytes);
+}
+
+void register_segmented(std::int64_t n) {
+  std::vector<std::string> impls{"kprim", "kokkos"};
+#ifdef KPRIM_BENCH_CUB
+  impls.push_back("cub");
+#endif
+  for (const bool scan : {false, true})
+    for (const std::string mix : {"1-32", "1000", "1e6", "power"}) {
+      if (mix == "1e6" && n < (std::int64_t(1) << 22)) continue;  // a few segments at least
+      for (const std::string& impl : impls)
+        benchmark::RegisterBenchmark(((scan ? "app:segmented_scan/" : "app:segmented_reduce/") + impl + "/" + mix +
+                                      "/float/" + std::to_string(n)).c_str(),
+                                     [scan, impl, mix, n](benchmark::State& state) { segmented(state, scan, impl, mix, n); })
+            ->UseManualTime()
+            ->Iterations(settings.repetitions)
+            ->Unit(benchmark::kMicrosecond);
+    }
+}
+
 // ---- profiling regions with no tool loaded (issue #23) -------------------------------------
 // Every kprim call opens a Kokkos Tools region named after its function and path
 // (impl::PathRegion); with no tool loaded that costs one query of Kokkos' tool state. Timed on
@@ -1189,6 +1319,7 @@ int main(int argc, char* argv[]) {
       register_app(n);
       register_lambdas(n);
       register_team(n);
+      register_segmented(n);
     }
   register_tools_cost();
   std::printf("kprim-bench: kprim %s (commit %s), Kokkos %d, space %s, device %s\n", kprim::version_string(),

@@ -13,6 +13,7 @@
 #include <kprim/parallel_scan.hpp>
 #include <kprim/reduce.hpp>
 #include <kprim/scan.hpp>
+#include <kprim/segmented.hpp>
 #include <kprim/team.hpp>
 #include <kprim/transform_reduce.hpp>
 #include <kprim/transform_scan.hpp>

@@ -37,7 +37,9 @@ using PinnedHostSpace = Kokkos::HostSpace;  // no pinned space: value_on_host co
 #endif
 
 /// Buffers in `MemorySpace` (by default the space's own memory), one per instance of `Space`.
-template <class Space, class MemorySpace = typename Space::memory_space>
+/// `Purpose` keeps a separate set of buffers for work that holds its own lease while it runs the
+/// scan or reduce engine, which takes the default set's (the segmented calls' head marks).
+template <class Space, class MemorySpace = typename Space::memory_space, class Purpose = void>
 class TemporaryStorage {
  public:
   using buffer_type = Kokkos::View<unsigned char*, MemorySpace>;
@@ -87,8 +89,8 @@ class TemporaryStorage {
 };
 
 // Out of the class so that the `extern template` below keeps call sites from compiling them.
-template <class Space, class MemorySpace>
-typename TemporaryStorage<Space, MemorySpace>::Lease TemporaryStorage<Space, MemorySpace>::lease(const char* function, const Space& space, std::size_t bytes, std::size_t state_bytes) {
+template <class Space, class MemorySpace, class Purpose>
+typename TemporaryStorage<Space, MemorySpace, Purpose>::Lease TemporaryStorage<Space, MemorySpace, Purpose>::lease(const char* function, const Space& space, std::size_t bytes, std::size_t state_bytes) {
   Entry& entry = entry_for(space);
   std::unique_lock<std::mutex> lock(entry.mutex);
   const std::size_t limit = temporary_storage_limit();
@@ -99,8 +101,8 @@ typename TemporaryStorage<Space, MemorySpace>::Lease TemporaryStorage<Space, Mem
   return Lease(std::move(lock), entry.buffer.data(), state_bytes > 0 ? entry.state.data() : nullptr);
 }
 
-template <class Space, class MemorySpace>
-void TemporaryStorage<Space, MemorySpace>::release() {
+template <class Space, class MemorySpace, class Purpose>
+void TemporaryStorage<Space, MemorySpace, Purpose>::release() {
   std::lock_guard<std::mutex> guard(registry_mutex());
   for (auto& [id, entry] : registry()) {
     std::lock_guard<std::mutex> lock(entry->mutex);
@@ -110,8 +112,8 @@ void TemporaryStorage<Space, MemorySpace>::release() {
   registry().clear();
 }
 
-template <class Space, class MemorySpace>
-void TemporaryStorage<Space, MemorySpace>::grow(const char* function, const Space& space, buffer_type& buffer, std::size_t bytes,
+template <class Space, class MemorySpace, class Purpose>
+void TemporaryStorage<Space, MemorySpace, Purpose>::grow(const char* function, const Space& space, buffer_type& buffer, std::size_t bytes,
                  std::size_t other_bytes, std::size_t limit, bool zero_filled, const char* label) {
   if (buffer.extent(0) >= bytes) return;
   const std::size_t room = limit - std::min(limit, other_bytes);
@@ -133,8 +135,8 @@ void TemporaryStorage<Space, MemorySpace>::grow(const char* function, const Spac
   }
 }
 
-template <class Space, class MemorySpace>
-typename TemporaryStorage<Space, MemorySpace>::Entry& TemporaryStorage<Space, MemorySpace>::entry_for(const Space& space) {
+template <class Space, class MemorySpace, class Purpose>
+typename TemporaryStorage<Space, MemorySpace, Purpose>::Entry& TemporaryStorage<Space, MemorySpace, Purpose>::entry_for(const Space& space) {
   std::lock_guard<std::mutex> guard(registry_mutex());
   auto& entries = registry();
   if (entries.empty()) Kokkos::push_finalize_hook([] { release(); });
@@ -143,14 +145,14 @@ typename TemporaryStorage<Space, MemorySpace>::Entry& TemporaryStorage<Space, Me
   return *slot;
 }
 
-template <class Space, class MemorySpace>
-std::mutex& TemporaryStorage<Space, MemorySpace>::registry_mutex() {
+template <class Space, class MemorySpace, class Purpose>
+std::mutex& TemporaryStorage<Space, MemorySpace, Purpose>::registry_mutex() {
   static std::mutex mutex;
   return mutex;
 }
-template <class Space, class MemorySpace>
-std::map<std::uint32_t, std::unique_ptr<typename TemporaryStorage<Space, MemorySpace>::Entry>>&
-TemporaryStorage<Space, MemorySpace>::registry() {
+template <class Space, class MemorySpace, class Purpose>
+std::map<std::uint32_t, std::unique_ptr<typename TemporaryStorage<Space, MemorySpace, Purpose>::Entry>>&
+TemporaryStorage<Space, MemorySpace, Purpose>::registry() {
   static std::map<std::uint32_t, std::unique_ptr<Entry>> entries;
   return entries;
 }

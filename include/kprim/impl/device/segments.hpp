@@ -1,0 +1,294 @@
+#pragma once
+// Device layer: segmented reduce and scans as one scan of the whole input (kprim/segmented.hpp).
+//
+// Each element becomes a pair (value, head), head set where a segment starts, and the pairs are
+// scanned with the segmented op: (a, b) -> b when b holds a head, else (op(a, b), a's head)
+// (Blelloch 1990; CUB's ReduceByKey and scan-by-key use the same pairs). The op is associative
+// whenever op is, and keeps op's operand order, so the same single-pass engine that runs
+// kprim's scans (the hand-written CUDA kernels included, pairs of up to 16 bytes) runs every
+// segment length mix in one launch: a segment of one element, segments longer than a tile and
+// empty segments cost the same per element.
+//
+// Where segments start comes from one bit per element, set by a pass over the offsets (CSR form),
+// or from i / size (fixed-size form, a multiply-high). A segmented reduce counts heads instead of
+// flagging them: the count at a segment's first element is that segment's rank among the
+// non-empty ones, which the pass over the offsets maps back to the segment, and the value the
+// scan holds just before the next head is the segment's total.
+
+#include <kprim/impl/device/adapters.hpp>
+#include <kprim/impl/device/reduce_value.hpp>
+#include <kprim/impl/device/temporary_storage.hpp>
+#include <kprim/impl/thread/fast_divider.hpp>
+#include <kprim/ops.hpp>
+#include <kprim/options.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kprim::impl::segments {
+
+/// A span of consecutive elements: op over its elements from its last segment head on (all of
+/// them when it holds none), and whether it holds a head.
+template <class T>
+struct Headed {
+  T value;
+  std::uint32_t head;
+};
+
+/// The segmented op on Headed: associative when op is; not commutative.
+template <class T, class Op>
+struct HeadedOp {
+  Op op;
+  KOKKOS_FUNCTION Headed<T> identity() const { return {identity_of<T>(op), 0u}; }
+  KOKKOS_FUNCTION Headed<T> operator()(const Headed<T>& a, const Headed<T>& b) const {
+    if (b.head) return b;
+    return {T(op(a.value, b.value)), a.head};
+  }
+};
+
+/// As Headed, counting the heads a span holds (a segmented reduce finds segments by that count).
+template <class T>
+struct Counted {
+  T value;
+  std::int64_t heads;
+};
+
+template <class T, class Op>
+struct CountedOp {
+  Op op;
+  KOKKOS_FUNCTION Counted<T> identity() const { return {identity_of<T>(op), 0}; }
+  KOKKOS_FUNCTION Counted<T> operator()(const Counted<T>& a, const Counted<T>& b) const {
+    return {b.heads ? b.value : T(op(a.value, b.value)), a.heads + b.heads};
+  }
+};
+
+/// Segments given by CSR offsets: element i starts one when its bit is set. Elements before
+/// offsets(0) or from offsets(S) on belong to none and are never written.
+template <class Offsets>
+struct MarkedSegments {
+  const std::uint32_t* bits;
+  Offsets offsets;
+  std::int64_t count;  // S
+  KOKKOS_FUNCTION bool is_head(std::int64_t i) const { return (bits[i >> 5] >> (i & 31)) & 1u; }
+  KOKKOS_FUNCTION bool inside(std::int64_t i) const {
+    return i >= std::int64_t(offsets(0)) && i < std::int64_t(offsets(count));
+  }
+};
+
+/// Segments of `size` elements (the last one shorter when size does not divide n).
+struct FixedSegments {
+  thread::FastDivider size;
+  KOKKOS_FUNCTION std::int64_t segment_of(std::int64_t i) const { return std::int64_t(size.quotient(std::uint64_t(i))); }
+  KOKKOS_FUNCTION bool is_head(std::int64_t i) const { return segment_of(i) * std::int64_t(size.divisor()) == i; }
+  KOKKOS_FUNCTION bool inside(std::int64_t) const { return true; }
+};
+
+/// Element i as a pair (Pair = Headed<T> or Counted<T>).
+template <class Pair, class In, class Segments>
+struct PairSource {
+  In in;
+  Segments segments;
+  KOKKOS_FUNCTION Pair operator()(std::int64_t i) const {
+    using T = decltype(Pair::value);
+    return {T(in(i)), segments.is_head(i) ? 1u : 0u};
+  }
+};
+
+/// The segmented scans' sink: from the scan's exclusive prefix of pairs at i and i's own pair,
+/// out(i) = op over i's segment up to i (inclusive), or op(init, the same up to i - 1).
+template <bool Exclusive, class T, class In, class Segments, class Out, class Op>
+struct ScanWrite {
+  PairSource<Headed<T>, In, Segments> source;
+  Out out;
+  Op op;
+  T init;
+  KOKKOS_FUNCTION Headed<T> prepare(std::int64_t i) const { return source(i); }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const Headed<T>& prefix, const Headed<T>& own) const {
+    if (!source.segments.inside(i)) return;
+    if constexpr (Exclusive) out(i) = own.head ? init : T(op(init, prefix.value));
+    else out(i) = own.head ? own.value : T(op(prefix.value, own.value));
+  }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const Headed<T>& prefix) const { (*this)(i, prefix, prepare(i)); }
+};
+
+/// The fixed-size segmented reduce's sink: a head at i closes segment i / size - 1 with the
+/// prefix; the last element closes its own.
+template <class T, class In, class Out, class Op>
+struct FixedReduceWrite {
+  PairSource<Headed<T>, In, FixedSegments> source;
+  Out out;
+  HeadedOp<T, Op> pair_op;
+  std::int64_t last;
+  KOKKOS_FUNCTION Headed<T> prepare(std::int64_t i) const { return source(i); }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const Headed<T>& prefix, const Headed<T>& own) const {
+    if (own.head && i > 0) out(source.segments.segment_of(i) - 1) = prefix.value;
+    if (i == last) out(source.segments.segment_of(i)) = pair_op(prefix, own).value;
+  }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const Headed<T>& prefix) const { (*this)(i, prefix, prepare(i)); }
+};
+
+/// The CSR segmented reduce's sink: a head at i closes the segment of rank (heads before i) - 1;
+/// the last element closes the one it is in. segment_of_rank maps ranks to segments (-1: the
+/// elements after the last segment).
+template <class T, class In, class Offsets, class Out, class Op>
+struct MarkedReduceWrite {
+  PairSource<Counted<T>, In, MarkedSegments<Offsets>> source;
+  Out out;
+  CountedOp<T, Op> pair_op;
+  const std::int64_t* segment_of_rank;
+  std::int64_t last;
+  KOKKOS_FUNCTION void close(std::int64_t heads, const T& value) const {
+    if (heads <= 0) return;  // elements before the first segment
+    const std::int64_t s = segment_of_rank[heads - 1];
+    if (s >= 0) out(s) = value;
+  }
+  KOKKOS_FUNCTION Counted<T> prepare(std::int64_t i) const { return source(i); }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const Counted<T>& prefix, const Counted<T>& own) const {
+    if (own.heads) close(prefix.heads, prefix.value);
+    if (i == last) {
+      const Counted<T> through = pair_op(prefix, own);
+      close(through.heads, through.value);
+    }
+  }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const Counted<T>& prefix) const { (*this)(i, prefix, prepare(i)); }
+};
+
+/// Segment s's first element when s is non-empty and starts inside [0, n), else -1. s == S
+/// stands for the elements after the last segment (marked like a segment when there are any).
+template <class Offsets>
+KOKKOS_FUNCTION std::int64_t marked_start(const Offsets& offsets, std::int64_t s, std::int64_t count, std::int64_t n) {
+  const std::int64_t begin = std::int64_t(offsets(s));
+  const std::int64_t end = s < count ? std::int64_t(offsets(s + 1)) : n;
+  return (begin < end && begin >= 0 && begin < n) ? begin : -1;
+}
+
+KOKKOS_INLINE_FUNCTION void set_bit(std::uint32_t* bits, std::int64_t i) {
+  Kokkos::atomic_or(bits + (i >> 5), std::uint32_t(1) << (i & 31));
+}
+
+/// The reduce's pass over the offsets, a scan of the marks: sets each mark's bit, maps its rank
+/// to its segment, and writes identity to the empty segments.
+template <class Offsets, class Out, class T>
+struct MarkAndRank {
+  Offsets offsets;
+  Out out;
+  std::uint32_t* bits;
+  std::int64_t* segment_of_rank;
+  std::int64_t count, n;
+  T identity;
+  KOKKOS_FUNCTION std::int64_t operator()(std::int64_t s) const {
+    return marked_start(offsets, s, count, n) >= 0 ? 1 : 0;
+  }
+  KOKKOS_FUNCTION void operator()(std::int64_t s, const std::int64_t& rank) const {
+    const std::int64_t start = marked_start(offsets, s, count, n);
+    if (start >= 0) {
+      set_bit(bits, start);
+      segment_of_rank[rank] = s < count ? s : -1;
+    } else if (s < count) {
+      out(s) = identity;
+    }
+  }
+};
+
+/// Tag of the head marks' buffers (apart from the engine's, which the calls use meanwhile).
+struct MarkBuffers {};
+
+/// Bytes of n bits in whole 32-bit words, rounded up to 8 so what follows is aligned for int64.
+inline std::size_t bit_bytes(std::int64_t n) { return std::size_t((n + 63) / 64) * 8; }
+
+/// Segmented scan over CSR offsets (count = S segments).
+template <bool Exclusive, class Space, class In, class Offsets, class Out, class Op, class Options>
+void marked_scan(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
+                 const typename Out::non_const_value_type& init, const Op& op, const Options& options) {
+  using T = typename Out::non_const_value_type;
+  const std::int64_t n = std::int64_t(in.extent(0));
+  const std::int64_t count = std::int64_t(offsets.extent(0)) - 1;
+  if (n == 0 || count == 0) return;
+  const auto buffers = TemporaryStorage<Space, typename Space::memory_space, MarkBuffers>::lease(function, space, bit_bytes(n));
+  std::uint32_t* const bits = buffers.template as<std::uint32_t>();
+  zero_bytes(space, reinterpret_cast<unsigned char*>(bits), bit_bytes(n));
+  Kokkos::parallel_for(
+      "kprim::segmented_scan marks", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, count),
+      KOKKOS_LAMBDA(std::int64_t s) {
+        const std::int64_t start = marked_start(offsets, s, count, n);
+        if (start >= 0) set_bit(bits, start);
+      });
+  using Segments = MarkedSegments<Offsets>;
+  using Pair = Headed<T>;
+  const PairSource<Pair, In, Segments> source{in, Segments{bits, offsets, count}};
+  using Write = ScanWrite<Exclusive, T, In, Segments, Out, Op>;
+  const Pair seed = HeadedOp<T, Op>{op}.identity();
+  scan_values(function, space, IndexSource<PairSource<Pair, In, Segments>, Pair>{source, n},
+              Sink<Pair, Write>{Write{source, out, op, init}, n}, true, &seed, HeadedOp<T, Op>{op}, options,
+              NoTotal{});
+}
+
+/// Segmented scan over segments of `size` elements.
+template <bool Exclusive, class Space, class In, class Out, class Op, class Options>
+void fixed_scan(const char* function, const Space& space, const In& in, std::int64_t size, const Out& out,
+                const typename Out::non_const_value_type& init, const Op& op, const Options& options) {
+  using T = typename Out::non_const_value_type;
+  const std::int64_t n = std::int64_t(in.extent(0));
+  if (n == 0) return;
+  using Pair = Headed<T>;
+  const PairSource<Pair, In, FixedSegments> source{in, FixedSegments{thread::FastDivider(std::uint64_t(size))}};
+  using Write = ScanWrite<Exclusive, T, In, FixedSegments, Out, Op>;
+  const Pair seed = HeadedOp<T, Op>{op}.identity();
+  scan_values(function, space, IndexSource<PairSource<Pair, In, FixedSegments>, Pair>{source, n},
+              Sink<Pair, Write>{Write{source, out, op, init}, n}, true, &seed, HeadedOp<T, Op>{op}, options,
+              NoTotal{});
+}
+
+/// Segmented reduce over CSR offsets: out(s) = op over segment s (identity when empty).
+template <class Space, class In, class Offsets, class Out, class Op, class Options>
+void marked_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
+                   const Op& op, const Options& options) {
+  using T = typename Out::non_const_value_type;
+  const std::int64_t n = std::int64_t(in.extent(0));
+  const std::int64_t count = std::int64_t(offsets.extent(0)) - 1;
+  if (count == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(space, out, identity_of<T>(op));
+    return;
+  }
+  const std::size_t rank_bytes = std::size_t(count + 1) * sizeof(std::int64_t);
+  const auto buffers =
+      TemporaryStorage<Space, typename Space::memory_space, MarkBuffers>::lease(function, space, bit_bytes(n) + rank_bytes);
+  std::uint32_t* const bits = buffers.template as<std::uint32_t>();
+  std::int64_t* const segment_of_rank = reinterpret_cast<std::int64_t*>(buffers.template as<unsigned char>() + bit_bytes(n));
+  zero_bytes(space, reinterpret_cast<unsigned char*>(bits), bit_bytes(n));
+  using Marks = MarkAndRank<Offsets, Out, T>;
+  const Marks marks{offsets, out, bits, segment_of_rank, count, n, identity_of<T>(op)};
+  const std::int64_t zero = 0;
+  scan_values(function, space, IndexSource<Marks, std::int64_t>{marks, count + 1},
+              Sink<std::int64_t, Marks>{marks, count + 1}, true, &zero, Sum{}, options, NoTotal{});
+  using Segments = MarkedSegments<Offsets>;
+  using Pair = Counted<T>;
+  const PairSource<Pair, In, Segments> source{in, Segments{bits, offsets, count}};
+  using Write = MarkedReduceWrite<T, In, Offsets, Out, Op>;
+  const CountedOp<T, Op> pair_op{op};
+  const Pair seed = pair_op.identity();
+  scan_values(function, space, IndexSource<PairSource<Pair, In, Segments>, Pair>{source, n},
+              Sink<Pair, Write>{Write{source, out, pair_op, segment_of_rank, n - 1}, n}, true, &seed, pair_op,
+              options, NoTotal{});
+}
+
+/// Segmented reduce over segments of `size` elements: out(s) = op over elements [s size, (s+1) size).
+template <class Space, class In, class Out, class Op, class Options>
+void fixed_reduce(const char* function, const Space& space, const In& in, std::int64_t size, const Out& out,
+                  const Op& op, const Options& options) {
+  using T = typename Out::non_const_value_type;
+  const std::int64_t n = std::int64_t(in.extent(0));
+  if (n == 0) return;
+  using Pair = Headed<T>;
+  const PairSource<Pair, In, FixedSegments> source{in, FixedSegments{thread::FastDivider(std::uint64_t(size))}};
+  using Write = FixedReduceWrite<T, In, Out, Op>;
+  const HeadedOp<T, Op> pair_op{op};
+  const Pair seed = pair_op.identity();
+  scan_values(function, space, IndexSource<PairSource<Pair, In, FixedSegments>, Pair>{source, n},
+              Sink<Pair, Write>{Write{source, out, pair_op, n - 1}, n}, true, &seed, pair_op, options, NoTotal{});
+}
+
+}  // namespace kprim::impl::segments
