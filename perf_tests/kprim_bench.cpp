@@ -36,6 +36,7 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cuda/std/functional>
 #define KPRIM_BENCH_CUB 1
 #endif
 #if __has_include(<execution>)
@@ -1050,7 +1051,7 @@ void segmented(benchmark::State& state, bool scan, const std::string& impl, cons
       storage.reserve(size);
       s = time_calls(state, [&] {
         cub::DeviceScan::InclusiveSumByKey(storage.bytes.data(), size, keys.data(), x.data(), out.data(), n,
-                                           cub::Equality(), Space().cuda_stream());
+                                           cuda::std::equal_to<std::int32_t>{}, Space().cuda_stream());
       });
     } else {
       cub::DeviceSegmentedReduce::Sum(nullptr, size, x.data(), sums.data(), segments, offsets.data(),
