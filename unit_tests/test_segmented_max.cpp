@@ -1,0 +1,4 @@
+// Segmented reduce and scans with kprim::Max over every space and value type (segmented_support.hpp).
+#include "segmented_support.hpp"
+
+KPRIM_SEGMENTED_CASES(kprim::Max, Max)
