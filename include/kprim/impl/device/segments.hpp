@@ -286,9 +286,37 @@ constexpr std::int64_t reduce_chunk() {
   return Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible ? 65536 : 16384;
 }
 
+/// chunked_reduce's pass over the offsets, a scan of the segments' chunk counts: records where
+/// each segment's chunks start and, for every chunk, its segment (a chunk's team then finds its
+/// segment with one load).
+template <class Offsets>
+struct ChunkMap {
+  Offsets offsets;
+  std::int64_t count, n, chunk;
+  std::int64_t* chunk_first;
+  std::int64_t* chunk_segment;
+  /// Segment s's range clamped into [0, n] (offsets out of range read nothing).
+  KOKKOS_FUNCTION Kokkos::pair<std::int64_t, std::int64_t> range(std::int64_t s) const {
+    const std::int64_t begin = Kokkos::clamp(std::int64_t(offsets(s)), std::int64_t(0), n);
+    return {begin, Kokkos::max(begin, Kokkos::clamp(std::int64_t(offsets(s + 1)), std::int64_t(0), n))};
+  }
+  /// Chunks of segment s (none for s == count: that entry receives the total).
+  KOKKOS_FUNCTION std::int64_t operator()(std::int64_t s) const {
+    if (s == count) return 0;
+    const auto r = range(s);
+    return (r.second - r.first + chunk - 1) / chunk;
+  }
+  KOKKOS_FUNCTION void operator()(std::int64_t s, const std::int64_t& first) const {
+    chunk_first[s] = first;
+    const std::int64_t chunks = (*this)(s);
+    for (std::int64_t c = 0; c < chunks; ++c) chunk_segment[first + c] = s;
+  }
+};
+
 /// Segmented reduce of long segments, for commutative ops: segment s is cut into chunks of
-/// reduce_chunk elements, one team reduces each (a segment of one chunk writes out(s) at once),
-/// then one team per segment folds its chunks' partials in order (identity for an empty segment).
+/// reduce_chunk elements and one team reduces each with coalesced loads (a segment of one chunk
+/// writes out(s) at once); then each segment of several chunks folds their partials in order, and
+/// each empty one gets the identity.
 template <class Space, class In, class Offsets, class Out, class Op>
 void chunked_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
                     const Op& op) {
@@ -299,58 +327,43 @@ void chunked_reduce(const char* function, const Space& space, const In& in, cons
   const std::int64_t n = std::int64_t(in.extent(0));
   const std::int64_t count = std::int64_t(offsets.extent(0)) - 1;
   const std::int64_t most_chunks = n / chunk + count + 1;  // each segment's chunks, the last one partial
-  const std::size_t first_bytes = std::size_t(count + 1) * sizeof(std::int64_t);
-  const std::size_t partial_offset = (first_bytes + alignof(T) - 1) / alignof(T) * alignof(T);
+  const std::size_t index_bytes = std::size_t(count + 1 + most_chunks) * sizeof(std::int64_t);
+  const std::size_t partial_offset = (index_bytes + alignof(T) - 1) / alignof(T) * alignof(T);
   const auto buffers = TemporaryStorage<Space, typename Space::memory_space, MarkBuffers>::lease(
       function, space, partial_offset + std::size_t(most_chunks) * sizeof(T));
   std::int64_t* const chunk_first = buffers.template as<std::int64_t>();
+  std::int64_t* const chunk_segment = chunk_first + count + 1;
   T* const partials = reinterpret_cast<T*>(buffers.template as<unsigned char>() + partial_offset);
-  // A segment's range clamped into [0, n] (offsets out of range read nothing).
-  const auto range_of = KOKKOS_LAMBDA(std::int64_t s) {
-    const std::int64_t begin = Kokkos::clamp(std::int64_t(offsets(s)), std::int64_t(0), n);
-    return Kokkos::pair<std::int64_t, std::int64_t>(begin, Kokkos::max(begin, Kokkos::clamp(std::int64_t(offsets(s + 1)), std::int64_t(0), n)));
-  };
-  const auto chunks_of = KOKKOS_LAMBDA(std::int64_t s) {
-    const auto r = range_of(s);
-    return (r.second - r.first + chunk - 1) / chunk;
-  };
+  const ChunkMap<Offsets> map{offsets, count, n, chunk, chunk_first, chunk_segment};
   const std::int64_t zero = 0;
-  scan_values(function, space, IndexSource<decltype(chunks_of), std::int64_t>{chunks_of, count + 1},
-              Kokkos::View<std::int64_t*, typename Space::memory_space, Kokkos::MemoryUnmanaged>(chunk_first, count + 1),
-              true, &zero, Sum{}, ScanOptions{}, NoTotal{});
+  scan_values(function, space, IndexSource<ChunkMap<Offsets>, std::int64_t>{map, count + 1},
+              Sink<std::int64_t, ChunkMap<Offsets>>{map, count + 1}, true, &zero, Sum{}, ScanOptions{}, NoTotal{});
   Kokkos::parallel_for(
       "kprim::segmented_reduce chunks", team_policy(space, most_chunks, Kokkos::AUTO),
       KOKKOS_LAMBDA(const member& team) {
         const std::int64_t k = team.league_rank();
         if (k >= chunk_first[count]) return;
-        std::int64_t low = 0, high = count;  // the segment s with chunk_first[s] <= k < chunk_first[s + 1]
-        while (high - low > 1) {
-          const std::int64_t middle = low + (high - low) / 2;
-          if (chunk_first[middle] <= k) low = middle;
-          else high = middle;
-        }
-        while (chunk_first[low + 1] <= k) ++low;  // past empty segments sharing chunk_first
-        const auto r = range_of(low);
-        const std::int64_t begin = r.first + (k - chunk_first[low]) * chunk;
+        const std::int64_t s = chunk_segment[k];
+        const std::int64_t first_chunk = chunk_first[s];
+        const auto r = map.range(s);
+        const std::int64_t begin = r.first + (k - first_chunk) * chunk;
         T value;
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, begin, Kokkos::min(r.second, begin + chunk)),
             [&](std::int64_t i, T& partial) { partial = T(op(partial, T(in(i)))); }, OpReducer<T, Op>{op, &value});
         Kokkos::single(Kokkos::PerTeam(team), [&] {
-          if (chunk_first[low + 1] - chunk_first[low] == 1) out(low) = value;
+          if (chunk_first[s + 1] - first_chunk == 1) out(s) = value;
           else partials[k] = value;
         });
       });
   Kokkos::parallel_for(
-      "kprim::segmented_reduce partials", team_policy(space, count, Kokkos::AUTO), KOKKOS_LAMBDA(const member& team) {
-        const std::int64_t s = team.league_rank();
+      "kprim::segmented_reduce partials", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, count),
+      KOKKOS_LAMBDA(std::int64_t s) {
         const std::int64_t first = chunk_first[s], last = chunk_first[s + 1];
         if (last - first == 1) return;  // written by its chunk
-        T value;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, first, last), [&](std::int64_t k, T& partial) { partial = T(op(partial, partials[k])); },
-            OpReducer<T, Op>{op, &value});
-        Kokkos::single(Kokkos::PerTeam(team), [&] { out(s) = value; });
+        T value = identity_of<T>(op);
+        for (std::int64_t k = first; k < last; ++k) value = T(op(value, partials[k]));
+        out(s) = value;
       });
 }
 
