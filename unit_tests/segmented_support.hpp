@@ -57,6 +57,11 @@ inline std::vector<Layout> layouts() {
   list.push_back({"empty first and last", 100, offsets_of({0, 0, 50, 0, 50, 0, 0})});
   // Only part of the input in segments: elements before offsets(0) and from offsets(S) on are left.
   list.push_back({"partial coverage", 5000, offsets_of({10, 0, 2000, 7, 1}, 333)});
+  // Host calls cut the input into chunks of at least 16384 elements: segments and gaps across them.
+  list.push_back({"partial coverage, long", 200'000, offsets_of({40'000, 0, 100'000, 3}, 20'000)});
+  std::vector<std::int64_t> alternating;  // an empty segment before every element: at every chunk edge
+  for (int i = 0; i < 100'000; ++i) alternating.insert(alternating.end(), {0, 1});
+  list.push_back({"an empty segment at every element", 100'000, offsets_of(alternating)});
   return list;
 }
 

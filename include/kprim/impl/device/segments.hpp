@@ -18,14 +18,17 @@
 #include <kprim/impl/device/adapters.hpp>
 #include <kprim/impl/device/reduce_value.hpp>
 #include <kprim/impl/device/temporary_storage.hpp>
+#include <kprim/impl/thread/chained_run.hpp>
 #include <kprim/impl/thread/fast_divider.hpp>
 #include <kprim/ops.hpp>
 #include <kprim/options.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace kprim::impl::segments {
 
@@ -215,6 +218,160 @@ struct MarkBuffers {};
 /// Bytes of n bits in whole 32-bit words, rounded up to 8 so what follows is aligned for int64.
 inline std::size_t bit_bytes(std::int64_t n) { return std::size_t((n + 63) / 64) * 8; }
 
+// ---- host spaces ----------------------------------------------------------------------------
+// On CPUs the pairs cost 2-3x Kokkos' loop per segment (2-core VM, 2026-11-26: the pair scan
+// reduced 2^26 floats in 117-152 ms against Kokkos' 35-51 ms). There the input is cut into a few
+// contiguous chunks per thread; each walks the segments that meet it with the thread layer's
+// folds and scans (several chains, vectorised), and the calling thread joins what crosses chunks.
+
+/// Host execution spaces (their kernels run on this process's threads).
+template <class Space>
+inline constexpr bool runs_on_host_v = Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;
+
+/// Where segments start: CSR offsets or every `size` elements, clamped into [0, n].
+template <class Offsets>
+struct OffsetStarts {
+  Offsets offsets;
+  std::int64_t count, n;
+  std::int64_t begin(std::int64_t s) const { return std::clamp(std::int64_t(offsets(s)), std::int64_t(0), n); }
+  std::int64_t end(std::int64_t s) const { return std::max(begin(s), begin(s + 1)); }
+  /// The last segment starting at or before i (-1 when none does).
+  std::int64_t at(std::int64_t i) const {
+    std::int64_t low = -1, high = count;  // begin(low) <= i < begin(high), with begin(-1) = -inf
+    while (high - low > 1) {
+      const std::int64_t middle = low + (high - low) / 2;
+      if (begin(middle) <= i) low = middle;
+      else high = middle;
+    }
+    return low;
+  }
+};
+
+struct FixedStarts {
+  std::int64_t size, count, n;
+  std::int64_t begin(std::int64_t s) const { return std::min(s * size, n); }
+  std::int64_t end(std::int64_t s) const { return std::min((s + 1) * size, n); }
+  std::int64_t at(std::int64_t i) const { return i < 0 ? -1 : std::min(i / size, count - 1); }
+};
+
+/// The chunks of a host call: a few per thread, each at least 16384 elements.
+template <class Space>
+std::int64_t host_chunks(const Space& space, std::int64_t n) {
+  return std::max<std::int64_t>(1, std::min<std::int64_t>(n / 16384, 8 * std::int64_t(space.concurrency())));
+}
+
+/// What a chunk leaves for the join: the piece of a segment begun before it (head) and the piece
+/// of the segment that goes on after it (tail).
+template <class T>
+struct ChunkEnds {
+  std::int64_t head_segment = -1, tail_segment = -1;
+  bool head_closes = false;
+  T head{}, tail{};
+};
+
+/// Segmented reduce on a host space: out(s) for every segment [begin(s), end(s)).
+template <class Space, class In, class Starts, class Out, class Op>
+void host_reduce(const Space& space, const In& in, const Starts& starts, const Out& out, const Op& op) {
+  using T = typename Out::non_const_value_type;
+  const std::int64_t n = starts.n, count = starts.count;
+  const std::int64_t chunks = host_chunks(space, n);
+  std::vector<ChunkEnds<T>> ends(chunks);
+  const auto get = [&](std::int64_t i) { return T(in(i)); };
+  Kokkos::parallel_for(
+      "kprim::segmented_reduce host", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
+      [&](std::int64_t c) {
+        const std::int64_t first = n * c / chunks, last = n * (c + 1) / chunks;
+        ChunkEnds<T>& mine = ends[c];
+        std::int64_t s = starts.at(first);
+        if (s >= 0 && starts.begin(s) < first && first < starts.end(s)) {  // begun before this chunk
+          const std::int64_t stop = std::min(starts.end(s), last);
+          mine.head_segment = s;
+          mine.head_closes = stop == starts.end(s);
+          mine.head = thread::fold_run<T>(first, stop, get, op);
+        }
+        // The segments this chunk owns: those starting in it (the last chunk also those at n).
+        for (s = starts.at(first - 1) + 1; s < count && (starts.begin(s) < last || (c == chunks - 1 && starts.begin(s) == n)); ++s) {
+          const std::int64_t b = starts.begin(s), e = starts.end(s);
+          if (e <= last) {
+            out(s) = thread::fold_run<T>(b, e, get, op);
+          } else {
+            mine.tail_segment = s;
+            mine.tail = thread::fold_run<T>(b, last, get, op);
+          }
+        }
+      });
+  space.fence("kprim::segmented_reduce: join the chunks");
+  std::int64_t open = -1;
+  T value{};
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    if (ends[c].head_segment >= 0 && ends[c].head_segment == open) {
+      value = T(op(value, ends[c].head));
+      if (ends[c].head_closes) {
+        out(open) = value;
+        open = -1;
+      }
+    }
+    if (ends[c].tail_segment >= 0) {
+      open = ends[c].tail_segment;
+      value = ends[c].tail;
+    }
+  }
+}
+
+/// Segmented scan on a host space: the chunks' carries first (each chunk's fold from its last
+/// segment start, or of all of it), joined in order, then each chunk scans its pieces.
+template <bool Exclusive, class Space, class In, class Starts, class Out, class Op>
+void host_scan(const Space& space, const In& in, const Starts& starts, const Out& out,
+               const typename Out::non_const_value_type& init, const Op& op) {
+  using T = typename Out::non_const_value_type;
+  const std::int64_t n = starts.n, count = starts.count;
+  if (count == 0) return;
+  const std::int64_t chunks = host_chunks(space, n);
+  const std::int64_t covered_end = starts.begin(count);
+  std::vector<T> carry(chunks);          // pass 1: the chunk's carry out; then the carry into it
+  std::vector<char> restarts(chunks, 0);  // a segment starts inside the chunk
+  const auto get = [&](std::int64_t i) { return T(in(i)); };
+  using policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("kprim::segmented_scan host carries", policy(space, 0, chunks), [&](std::int64_t c) {
+    const std::int64_t first = n * c / chunks, last = std::min(n * (c + 1) / chunks, covered_end);
+    if (first >= last) {
+      carry[c] = identity_of<T>(op);
+      restarts[c] = 1;
+      return;
+    }
+    const std::int64_t s = starts.at(last - 1);  // the segment of the chunk's last element
+    const std::int64_t from = s >= 0 ? std::max(starts.begin(s), first) : first;
+    restarts[c] = s < 0 || starts.begin(s) >= first;
+    carry[c] = thread::fold_run<T>(from, last, get, op);
+  });
+  space.fence("kprim::segmented_scan: join the carries");
+  T running = identity_of<T>(op);
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const T out_of_chunk = restarts[c] ? carry[c] : T(op(running, carry[c]));
+    carry[c] = running;
+    running = out_of_chunk;
+  }
+  Kokkos::parallel_for("kprim::segmented_scan host", policy(space, 0, chunks), [&](std::int64_t c) {
+    const std::int64_t first = n * c / chunks, last = std::min(n * (c + 1) / chunks, covered_end);
+    if (first >= last) return;
+    const auto put = [&](std::int64_t i, const T& value) { out(i) = value; };
+    std::int64_t s = starts.at(first);
+    std::int64_t at = first;
+    if (s >= 0 && starts.begin(s) < first) {  // the piece of a segment begun before
+      const std::int64_t stop = std::min(starts.end(s), last);
+      thread::scan_run_as<Exclusive, T>(first, stop, get, put, Exclusive ? T(op(init, carry[c])) : carry[c], op);
+      at = stop;
+    }
+    for (s = std::max<std::int64_t>(s, 0); at < last && s < count; ++s) {
+      const std::int64_t b = starts.begin(s), e = std::min(starts.end(s), last);
+      if (b < at || b >= e) continue;  // before this chunk, or empty
+      thread::scan_run_as<Exclusive, T>(b, e, get, put, Exclusive ? init : identity_of<T>(op), op);
+      at = e;
+    }
+  });
+  space.fence("kprim::segmented_scan host");
+}
+
 /// Segmented scan over CSR offsets (count = S segments).
 template <bool Exclusive, class Space, class In, class Offsets, class Out, class Op, class Options>
 void marked_scan(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
@@ -223,6 +380,12 @@ void marked_scan(const char* function, const Space& space, const In& in, const O
   const std::int64_t n = std::int64_t(in.extent(0));
   const std::int64_t count = std::int64_t(offsets.extent(0)) - 1;
   if (n == 0 || count == 0) return;
+  if constexpr (runs_on_host_v<Space>) {
+    if (options.determinism != Determinism::bitwise) {
+      host_scan<Exclusive>(space, in, OffsetStarts<Offsets>{offsets, count, n}, out, init, op);
+      return;
+    }
+  }
   const auto buffers = TemporaryStorage<Space, typename Space::memory_space, MarkBuffers>::lease(function, space, bit_bytes(n));
   std::uint32_t* const bits = buffers.template as<std::uint32_t>();
   zero_bytes(space, reinterpret_cast<unsigned char*>(bits), bit_bytes(n));
@@ -249,6 +412,12 @@ void fixed_scan(const char* function, const Space& space, const In& in, std::int
   using T = typename Out::non_const_value_type;
   const std::int64_t n = std::int64_t(in.extent(0));
   if (n == 0) return;
+  if constexpr (runs_on_host_v<Space>) {
+    if (options.determinism != Determinism::bitwise) {
+      host_scan<Exclusive>(space, in, FixedStarts{size, (n + size - 1) / size, n}, out, init, op);
+      return;
+    }
+  }
   using Pair = Headed<T>;
   const PairSource<Pair, In, FixedSegments> source{in, FixedSegments{thread::FastDivider(std::uint64_t(size))}};
   using Write = ScanWrite<Exclusive, T, In, FixedSegments, Out, Op>;
@@ -279,12 +448,9 @@ struct OpReducer {
 /// for segments of ~1000 (kprim-bench app:segmented_reduce).
 inline constexpr std::int64_t chunked_mean_length = 256;
 
-/// Elements per chunk of chunked_reduce: on GPUs 64 per thread of a 256-thread team; on hosts a
-/// thread's share of L2.
-template <class Space>
-constexpr std::int64_t reduce_chunk() {
-  return Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible ? 65536 : 16384;
-}
+/// Elements per chunk of chunked_reduce (GPUs): 64 per lane of the warp that reduces it, so a
+/// segment of ~1000 floats is one warp's work, as in CSR SpMV's vector-per-row kernels.
+inline constexpr std::int64_t reduce_chunk = 2048;
 
 /// chunked_reduce's pass over the offsets, a scan of the segments' chunk counts: records where
 /// each segment's chunks start and, for every chunk, its segment (a chunk's team then finds its
@@ -314,16 +480,16 @@ struct ChunkMap {
 };
 
 /// Segmented reduce of long segments, for commutative ops: segment s is cut into chunks of
-/// reduce_chunk elements and one team reduces each with coalesced loads (a segment of one chunk
-/// writes out(s) at once); then each segment of several chunks folds their partials in order, and
-/// each empty one gets the identity.
+/// reduce_chunk elements and one vector of lanes reduces each with coalesced loads (a segment of
+/// one chunk writes out(s) at once); then a vector per segment of several chunks folds their
+/// partials, and each empty one gets the identity.
 template <class Space, class In, class Offsets, class Out, class Op>
 void chunked_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
                     const Op& op) {
   using T = typename Out::non_const_value_type;
   using team_policy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<std::int64_t>>;
   using member = typename team_policy::member_type;
-  constexpr std::int64_t chunk = reduce_chunk<Space>();
+  constexpr std::int64_t chunk = reduce_chunk;
   const std::int64_t n = std::int64_t(in.extent(0));
   const std::int64_t count = std::int64_t(offsets.extent(0)) - 1;
   const std::int64_t most_chunks = n / chunk + count + 1;  // each segment's chunks, the last one partial
@@ -338,10 +504,13 @@ void chunked_reduce(const char* function, const Space& space, const In& in, cons
   const std::int64_t zero = 0;
   scan_values(function, space, IndexSource<ChunkMap<Offsets>, std::int64_t>{map, count + 1},
               Sink<std::int64_t, ChunkMap<Offsets>>{map, count + 1}, true, &zero, Sum{}, ScanOptions{}, NoTotal{});
+  // A chunk per vector of lanes (a warp on CUDA), 8 vectors per team: no team barrier anywhere.
+  constexpr int per_team = 8;
+  const int lanes = team_policy::vector_length_max();
   Kokkos::parallel_for(
-      "kprim::segmented_reduce chunks", team_policy(space, most_chunks, Kokkos::AUTO),
+      "kprim::segmented_reduce chunks", team_policy(space, (most_chunks + per_team - 1) / per_team, per_team, lanes),
       KOKKOS_LAMBDA(const member& team) {
-        const std::int64_t k = team.league_rank();
+        const std::int64_t k = team.league_rank() * team.team_size() + team.team_rank();
         if (k >= chunk_first[count]) return;
         const std::int64_t s = chunk_segment[k];
         const std::int64_t first_chunk = chunk_first[s];
@@ -349,21 +518,25 @@ void chunked_reduce(const char* function, const Space& space, const In& in, cons
         const std::int64_t begin = r.first + (k - first_chunk) * chunk;
         T value;
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, begin, Kokkos::min(r.second, begin + chunk)),
+            Kokkos::ThreadVectorRange(team, begin, Kokkos::min(r.second, begin + chunk)),
             [&](std::int64_t i, T& partial) { partial = T(op(partial, T(in(i)))); }, OpReducer<T, Op>{op, &value});
-        Kokkos::single(Kokkos::PerTeam(team), [&] {
+        Kokkos::single(Kokkos::PerThread(team), [&] {
           if (chunk_first[s + 1] - first_chunk == 1) out(s) = value;
           else partials[k] = value;
         });
       });
   Kokkos::parallel_for(
-      "kprim::segmented_reduce partials", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, count),
-      KOKKOS_LAMBDA(std::int64_t s) {
+      "kprim::segmented_reduce partials", team_policy(space, (count + per_team - 1) / per_team, per_team, lanes),
+      KOKKOS_LAMBDA(const member& team) {
+        const std::int64_t s = team.league_rank() * team.team_size() + team.team_rank();
+        if (s >= count) return;
         const std::int64_t first = chunk_first[s], last = chunk_first[s + 1];
         if (last - first == 1) return;  // written by its chunk
-        T value = identity_of<T>(op);
-        for (std::int64_t k = first; k < last; ++k) value = T(op(value, partials[k]));
-        out(s) = value;
+        T value;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(team, first, last),
+            [&](std::int64_t k, T& partial) { partial = T(op(partial, partials[k])); }, OpReducer<T, Op>{op, &value});
+        Kokkos::single(Kokkos::PerThread(team), [&] { out(s) = value; });
       });
 }
 
@@ -379,7 +552,13 @@ void marked_reduce(const char* function, const Space& space, const In& in, const
     Kokkos::deep_copy(space, out, identity_of<T>(op));
     return;
   }
-  if constexpr (is_commutative_v<Op>) {
+  if constexpr (runs_on_host_v<Space>) {
+    if (options.determinism != Determinism::bitwise) {
+      host_reduce(space, in, OffsetStarts<Offsets>{offsets, count, n}, out, op);
+      return;
+    }
+  }
+  if constexpr (is_commutative_v<Op> && !runs_on_host_v<Space>) {
     if (n / count >= chunked_mean_length && options.determinism != Determinism::bitwise) {
       chunked_reduce(function, space, in, offsets, out, op);
       return;
@@ -420,6 +599,12 @@ void fixed_reduce(const char* function, const Space& space, const In& in, std::i
   using T = typename Out::non_const_value_type;
   const std::int64_t n = std::int64_t(in.extent(0));
   if (n == 0) return;
+  if constexpr (runs_on_host_v<Space>) {
+    if (options.determinism != Determinism::bitwise) {
+      host_reduce(space, in, FixedStarts{size, (n + size - 1) / size, n}, out, op);
+      return;
+    }
+  }
   using Pair = Headed<T>;
   const PairSource<Pair, In, FixedSegments> source{in, FixedSegments{thread::FastDivider(std::uint64_t(size))}};
   using Write = FixedReduceWrite<T, In, Out, Op>;
