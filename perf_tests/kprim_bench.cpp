@@ -1035,6 +1035,12 @@ void segmented(benchmark::State& state, bool scan, const std::string& impl, cons
       if (scan) kprim::segmented_inclusive_scan(Space(), x, offsets, out);
       else kprim::segmented_reduce(Space(), x, offsets, sums);
     });
+  } else if (impl == "kprim_pairs") {  // the two device paths of the reduce, whatever the mean length
+    s = time_calls(state, [&] {
+      kprim::impl::segments::paired_reduce("bench", Space(), x, offsets, sums, kprim::Sum{}, kprim::ScanOptions{});
+    });
+  } else if (impl == "kprim_chunks") {
+    s = time_calls(state, [&] { kprim::impl::segments::chunked_reduce("bench", Space(), x, offsets, sums, kprim::Sum{}); });
 #ifdef KPRIM_BENCH_CUB
   } else if (impl == "cub") {
     CubStorage storage;
@@ -1096,7 +1102,10 @@ void register_segmented(std::int64_t n) {
   for (const bool scan : {false, true})
     for (const std::string mix : {"1-32", "1000", "1e6", "power"}) {
       if (mix == "1e6" && n < (std::int64_t(1) << 22)) continue;  // a few segments at least
-      for (const std::string& impl : impls)
+      std::vector<std::string> row_impls = impls;
+      if (!scan && !Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible)
+        row_impls.insert(row_impls.end(), {"kprim_pairs", "kprim_chunks"});
+      for (const std::string& impl : row_impls)
         benchmark::RegisterBenchmark(((scan ? "app:segmented_scan/" : "app:segmented_reduce/") + impl + "/" + mix +
                                       "/float/" + std::to_string(n)).c_str(),
                                      [scan, impl, mix, n](benchmark::State& state) { segmented(state, scan, impl, mix, n); })
