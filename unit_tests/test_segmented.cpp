@@ -7,6 +7,8 @@
 
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <cstring>
+
 using namespace kprim_test;
 using Catch::Matchers::StartsWith;
 
@@ -91,4 +93,48 @@ TEMPLATE_LIST_TEST_CASE("segmented calls reject bad arguments and write nothing"
                       StartsWith("kprim::segmented_inclusive_scan: input and output Views overlap"));
   CHECK(first_mismatch(to_host(out), std::vector<double>(11, 99.0)) == -1);
   CHECK(first_mismatch(to_host(in), std::vector<double>(10, 1.0)) == -1);
+}
+
+TEMPLATE_LIST_TEST_CASE("segmented calls in bitwise mode give the same bits on every run", "[segmented][determinism]",
+                        SpaceOnly) {
+  using Space = typename TestType::space;
+  using memory_space = typename Space::memory_space;
+  const Space space;
+  const std::int64_t n = 200'003;
+  std::mt19937_64 rng(26);
+  std::vector<float> host(n);
+  for (auto& v : host) v = float(std::uniform_real_distribution<double>(-1, 1)(rng));  // sums round
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t total = 0; total < n;) {
+    lengths.push_back(std::min<std::int64_t>(n - total, std::int64_t(rng() % 3000)));
+    total += lengths.back();
+  }
+  const auto in = to_space(space, host, "in");
+  const auto offsets = to_space(space, offsets_of(lengths), "offsets");
+  const kprim::ScanOptions bitwise{.determinism = kprim::Determinism::bitwise};
+  auto run = [&] {
+    Kokkos::View<float*, memory_space> sums("sums", lengths.size()), inclusive("inclusive", n),
+        exclusive("exclusive", n), fixed("fixed", (n + 999) / 1000);
+    kprim::segmented_reduce(space, in, offsets, sums, kprim::Sum{}, bitwise);
+    kprim::segmented_inclusive_scan(space, in, offsets, inclusive, kprim::Sum{}, bitwise);
+    kprim::segmented_exclusive_scan(space, in, 1000, exclusive, 0.5f, kprim::Sum{}, bitwise);
+    kprim::segmented_reduce(space, in, 1000, fixed, kprim::Sum{}, bitwise);
+    return std::vector<std::vector<float>>{to_host(sums), to_host(inclusive), to_host(exclusive), to_host(fixed)};
+  };
+  const auto first = run();
+  Kokkos::View<float*, memory_space> other("other", lengths.size());
+  kprim::segmented_reduce(space, in, offsets, other);  // the default paths in between
+  const auto second = run();
+  for (std::size_t k = 0; k < first.size(); ++k) {
+    INFO("output " << k);
+    CHECK(std::memcmp(first[k].data(), second[k].data(), first[k].size() * sizeof(float)) == 0);
+  }
+  // And they are the segments' sums, to float rounding.
+  const auto sums = first[0];
+  const auto offsets_host = offsets_of(lengths);
+  for (std::size_t s = 0; s < lengths.size(); ++s) {
+    double exact = 0;
+    for (std::int64_t i = offsets_host[s]; i < offsets_host[s + 1]; ++i) exact += host[i];
+    CHECK(std::abs(sums[s] - exact) <= 1e-4 * (1 + std::abs(exact)));
+  }
 }

@@ -3,7 +3,8 @@
 /// kprim::segmented_reduce, kprim::segmented_inclusive_scan and kprim::segmented_exclusive_scan —
 /// one reduce or scan per segment of a rank-1 View, in one pass over the whole input, for
 /// segments given by CSR-style offsets (segment s is [offsets(s), offsets(s+1))) or of a fixed
-/// size. Tiny, huge and empty segments in any mix run the same kernel, with no launch per segment.
+/// size. Tiny, huge and empty segments in any mix run in a fixed number of launches, none per
+/// segment. `Determinism::bitwise` in the options gives the same bits on every run.
 
 #include <kprim/impl/concepts.hpp>
 #include <kprim/impl/device/segments.hpp>
@@ -77,7 +78,8 @@ inline constexpr bool segmented_op_v = Operation<Op, T>;
 /// offsets.extent(0) - 1 segments; an empty segment gets op's identity. The output's value type is
 /// the accumulator (float data summed into a double View sums in double). `op` is any
 /// associative op with an identity (`Sum`, `Prod`, `Min`, `Max`, or one with `identity()`);
-/// non-commutative ops keep the order. Asynchronous.
+/// non-commutative ops keep the order. Asynchronous on device spaces (host spaces return when
+/// the results are written).
 ///
 /// Offsets are non-decreasing and within [0, in.extent(0)], as CSR row offsets (`offsets(0)`
 /// need not be 0: elements outside [offsets(0), offsets(S)) are not read into any segment). The
@@ -98,7 +100,7 @@ void segmented_reduce(const Space& space, const In& in, const Offsets& offsets, 
 
 /// out(s) = op over in(s size), ..., in(min((s+1) size, n) - 1): segments of `segment_size`
 /// elements, the last one shorter when it does not divide n; out's extent is ceil(n / size).
-/// Asynchronous.
+/// Asynchronous on device spaces.
 /// @throws kprim::invalid_argument when segment_size < 1 or out's extent is not ceil(n / size).
 template <impl::ExecutionSpace Space, impl::AnyView In, std::integral Size, impl::AnyView Out,
           impl::OpArgument Op = Sum, impl::ScanOptionsArgument Options = ScanOptions>
@@ -114,7 +116,7 @@ void segmented_reduce(const Space& space, const In& in, Size segment_size, const
 /// out(i) = op(in(b), ..., in(i)) where b is the first element of i's segment: an inclusive scan
 /// of each segment [offsets(s), offsets(s+1)), all in one pass. Elements outside every segment
 /// are not written. In place (`in` and `out` the same View) allowed. Offsets as for
-/// segmented_reduce. Asynchronous.
+/// segmented_reduce. Asynchronous on device spaces.
 /// @throws kprim::invalid_argument for mismatched extents, partially overlapping Views, an
 ///         empty offsets View, or a View that is unallocated or not accessible from `space`.
 template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Offsets, impl::AnyView Out,

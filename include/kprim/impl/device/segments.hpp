@@ -451,10 +451,9 @@ struct OpReducer {
   KOKKOS_FUNCTION bool references_scalar() const { return true; }
 };
 
-/// Segments whose mean length is at least this many elements go through chunked_reduce (commutative
-/// ops): a team reduces each chunk with coalesced loads and no pairs. H100, 2026-11-26: the pair
-/// scan reduces 2^26 floats in 0.63-0.81 ms whatever the mix, CUB's block per segment takes 0.15 ms
-/// for segments of ~1000 (kprim-bench app:segmented_reduce).
+/// Segments whose mean length is at least this many elements go through chunked_reduce
+/// (commutative ops on devices), shorter ones through the pairs: H100, 2^26 floats, a power law of
+/// mean ~75 takes 373 us in pairs and 481 in chunks, segments of ~1000 337 and 153.
 inline constexpr std::int64_t chunked_mean_length = 256;
 
 /// Elements per chunk of chunked_reduce (GPUs): 64 per lane of the warp that reduces it, so a
