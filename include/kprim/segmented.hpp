@@ -22,33 +22,10 @@
 namespace kprim {
 
 namespace impl {
-/// The checks every segmented call makes on its input and output (offsets form).
-template <class Space, class In, class Offsets, class Out>
-void check_segments(const char* function, const In& in, const Offsets& offsets, const Out& out, bool per_element) {
-  static_assert(In::rank() == 1 && Offsets::rank() == 1 && Out::rank() == 1,
-                "kprim segmented calls: input, offsets and output must be rank-1 Views");
-  static_assert(std::is_integral_v<typename Offsets::value_type>, "kprim segmented calls: offsets must be integers");
-  static_assert(!std::is_const_v<typename Out::value_type>, "kprim segmented calls: the output View must not be const");
-  static_assert(std::is_convertible_v<typename In::value_type, typename Out::non_const_value_type>,
-                "kprim segmented calls: the input's value type must convert to the output's");
-  check_initialized<Space>(function);
-  check_view<Space>(function, "input", in);
-  check_view<Space>(function, "offsets", offsets);
-  check_view<Space>(function, "output", out);
-  if (offsets.extent(0) == 0)
-    throw_invalid_argument(function, "offsets View is empty (S segments need S + 1 offsets)");
-  if (per_element) {
-    check_same_extent(function, in, out);
-    check_overlap(function, in, out);
-  } else if (out.extent(0) + 1 != offsets.extent(0)) {
-    throw_invalid_argument(function, "output extent " + std::to_string(out.extent(0)) + " != number of segments " +
-                                         std::to_string(offsets.extent(0) - 1) + " (offsets extent - 1)");
-  }
-}
-
-/// The same for segments of `size` elements.
+/// The checks of every segmented call on its input and output: per_element for the scans (out
+/// as long as in, the same elements or disjoint).
 template <class Space, class In, class Out>
-void check_fixed_segments(const char* function, const In& in, std::int64_t size, const Out& out, bool per_element) {
+void check_segmented_views(const char* function, const In& in, const Out& out, bool per_element) {
   static_assert(In::rank() == 1 && Out::rank() == 1, "kprim segmented calls: input and output must be rank-1 Views");
   static_assert(!std::is_const_v<typename Out::value_type>, "kprim segmented calls: the output View must not be const");
   static_assert(std::is_convertible_v<typename In::value_type, typename Out::non_const_value_type>,
@@ -56,18 +33,37 @@ void check_fixed_segments(const char* function, const In& in, std::int64_t size,
   check_initialized<Space>(function);
   check_view<Space>(function, "input", in);
   check_view<Space>(function, "output", out);
-  if (size < 1) throw_invalid_argument(function, "segment size " + std::to_string(size) + " < 1");
   if (per_element) {
     check_same_extent(function, in, out);
     check_overlap(function, in, out);
-  } else {
-    const std::int64_t n = std::int64_t(in.extent(0));
-    const std::int64_t segments = n / size + (n % size != 0 ? 1 : 0);
-    if (std::int64_t(out.extent(0)) != segments)
-      throw_invalid_argument(function, "output extent " + std::to_string(out.extent(0)) + " != number of segments " +
-                                           std::to_string(segments) + " (input extent " + std::to_string(n) +
-                                           " in segments of " + std::to_string(size) + ")");
   }
+}
+
+/// The same, and the offsets of the CSR form (a reduce has one output per segment).
+template <class Space, class In, class Offsets, class Out>
+void check_segments(const char* function, const In& in, const Offsets& offsets, const Out& out, bool per_element) {
+  static_assert(Offsets::rank() == 1 && std::is_integral_v<typename Offsets::value_type>,
+                "kprim segmented calls: offsets must be a rank-1 View of integers");
+  check_segmented_views<Space>(function, in, out, per_element);
+  check_view<Space>(function, "offsets", offsets);
+  if (offsets.extent(0) == 0)
+    throw_invalid_argument(function, "offsets View is empty (S segments need S + 1 offsets)");
+  if (!per_element && out.extent(0) + 1 != offsets.extent(0))
+    throw_invalid_argument(function, "output extent " + std::to_string(out.extent(0)) + " != number of segments " +
+                                         std::to_string(offsets.extent(0) - 1) + " (offsets extent - 1)");
+}
+
+/// The same for segments of `size` elements.
+template <class Space, class In, class Out>
+void check_fixed_segments(const char* function, const In& in, std::int64_t size, const Out& out, bool per_element) {
+  check_segmented_views<Space>(function, in, out, per_element);
+  if (size < 1) throw_invalid_argument(function, "segment size " + std::to_string(size) + " < 1");
+  const std::int64_t n = std::int64_t(in.extent(0));
+  const std::int64_t segments = n / size + (n % size != 0 ? 1 : 0);
+  if (!per_element && std::int64_t(out.extent(0)) != segments)
+    throw_invalid_argument(function, "output extent " + std::to_string(out.extent(0)) + " != number of segments " +
+                                         std::to_string(segments) + " (input extent " + std::to_string(n) +
+                                         " in segments of " + std::to_string(size) + ")");
 }
 
 template <class Op, class T>
