@@ -899,70 +899,88 @@ struct NoTeamWork {  // at namespace scope: nvcc cannot launch local classes
 };
 
 #ifdef KPRIM_BENCH_CUB
-/// CUB's equivalent: one block of Threads per 4096 floats, BlockLoad (warp transpose), BlockScan,
-/// BlockStore.
-template <int Threads>
-__global__ void cub_block_scan(const float* x, float* out) {
+/// CUB's equivalent: one block of Threads per 4096 elements, BlockLoad (warp transpose), BlockScan
+/// over accumulators T, BlockStore.
+template <int Threads, class In, class T, class Op>
+__global__ void cub_block_scan(const In* x, T* out, Op op) {
   constexpr int items = 4096 / Threads;
-  using Load = cub::BlockLoad<float, Threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-  using Scan = cub::BlockScan<float, Threads>;
-  using Store = cub::BlockStore<float, Threads, items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  using Load = cub::BlockLoad<In, Threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using Scan = cub::BlockScan<T, Threads>;
+  using Store = cub::BlockStore<T, Threads, items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
   __shared__ union {
     typename Load::TempStorage load;
     typename Scan::TempStorage scan;
     typename Store::TempStorage store;
   } temp;
-  float values[items];
+  In loaded[items];
+  T values[items];
   const std::int64_t first = std::int64_t(blockIdx.x) * 4096;
-  Load(temp.load).Load(x + first, values);
+  Load(temp.load).Load(x + first, loaded);
+#pragma unroll
+  for (int k = 0; k < items; ++k) values[k] = T(loaded[k]);
   __syncthreads();
-  Scan(temp.scan).InclusiveSum(values, values);
+  Scan(temp.scan).InclusiveScan(values, values, op);
   __syncthreads();
   Store(temp.store).Store(out + first, values);
 }
 #endif
 
-void team_scan(benchmark::State& state, const std::string& impl, std::int64_t n) {
+/// One app:team_scan row: In elements read (through a lambda, from a contiguous View or, with
+/// `strided`, from every other element of one), scanned in accumulators T with Op, T written.
+template <class In, class T, class Op, bool Strided = false>
+void team_scan(benchmark::State& state, const std::string& impl, const std::string& variant, std::int64_t n) {
   using policy = Kokkos::TeamPolicy<Space>;
   constexpr std::int64_t per_team = 4096;
   const int league = int(n / per_team);
   const int team = std::min(256, policy(Space(), 1, 1).team_size_max(NoTeamWork{}, Kokkos::ParallelForTag{}));
-  Inputs<float>& in = inputs<float>(n);
-  const Kokkos::View<float*, MemorySpace> x = in.x, out = in.out;
-  const auto host_x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, x);
-  Kokkos::View<float*, Kokkos::HostSpace> host_reference("reference", n);
-  for (std::int64_t first = 0; first < n; first += per_team) {
-    float running = 0;
-    for (std::int64_t i = first; i < first + per_team; ++i) host_reference(i) = running += host_x(i);
+  Inputs<In>& in = inputs<In>(n);
+  Kokkos::View<In**, Kokkos::LayoutRight, MemorySpace> pairs;
+  std::conditional_t<Strided, Kokkos::View<In*, Kokkos::LayoutStride, MemorySpace>, Kokkos::View<In*, MemorySpace>> x;
+  if constexpr (Strided) {  // the same values in column 0 of an n x 2 array
+    pairs = Kokkos::View<In**, Kokkos::LayoutRight, MemorySpace>("pairs", n, 2);
+    x = Kokkos::subview(pairs, Kokkos::ALL, 0);
+    Kokkos::deep_copy(x, in.x);
+  } else {
+    x = in.x;
   }
-  const Kokkos::View<float*, MemorySpace> reference("reference", n);
+  const Kokkos::View<T*, MemorySpace> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "team_out"), n);
+  const auto host_x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, in.x);
+  Kokkos::View<T*, Kokkos::HostSpace> host_reference("reference", n);
+  const Op op;
+  for (std::int64_t first = 0; first < n; first += per_team) {
+    T running = kprim::identity_of<T>(op);
+    for (std::int64_t i = first; i < first + per_team; ++i) host_reference(i) = running = op(running, T(host_x(i)));
+  }
+  const Kokkos::View<T*, MemorySpace> reference("reference", n);
   Kokkos::deep_copy(reference, host_reference);
   double s = 0;
   if (impl == "kprim") {
-    const auto kernel = KOKKOS_LAMBDA(const policy::member_type& member) {
-      const kprim::team::Workspace<float> workspace(member);
+    const auto kernel = KOKKOS_LAMBDA(const typename policy::member_type& member) {
+      const kprim::team::Workspace<T> workspace(member);
       const std::int64_t first = member.league_rank() * per_team;
-      kprim::team::inclusive_scan(member, workspace, per_team, [&](std::int64_t i) { return x(first + i); },
-                                  [&](std::int64_t i, float prefix) { out(first + i) = prefix; });
+      kprim::team::inclusive_scan(member, workspace, per_team, [&](std::int64_t i) { return T(x(first + i)); },
+                                  [&](std::int64_t i, const T& prefix) { out(first + i) = prefix; }, op);
     };
-    const auto launch = policy(Space(), league, team).set_scratch_size(0, Kokkos::PerTeam(kprim::team::scratch_bytes<float>(team)));
+    const auto launch = policy(Space(), league, team).set_scratch_size(0, Kokkos::PerTeam(kprim::team::scratch_bytes<T>(team)));
     s = time_calls(state, [&] { Kokkos::parallel_for("kprim_team_scan", launch, kernel); });
 #ifdef KPRIM_BENCH_CUB
   } else if (impl == "cub") {
-    s = time_calls(state, [&] { cub_block_scan<256><<<league, 256, 0, Space().cuda_stream()>>>(x.data(), out.data()); });
+    s = time_calls(state, [&] {
+      cub_block_scan<256><<<league, 256, 0, Space().cuda_stream()>>>(in.x.data(), out.data(), op);
+    });
 #endif
   } else {
-    const auto kernel = KOKKOS_LAMBDA(const policy::member_type& member) {
+    const auto kernel = KOKKOS_LAMBDA(const typename policy::member_type& member) {
       const std::int64_t first = member.league_rank() * per_team;
-      Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, per_team), [&](std::int64_t i, float& partial, bool final) {
-        partial += x(first + i);
+      Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, per_team), [&](std::int64_t i, T& partial, bool final) {
+        partial += T(x(first + i));
         if (final) out(first + i) = partial;
       });
     };
     s = time_calls(state, [&] { Kokkos::parallel_for("kokkos_team_scan", policy(Space(), league, team), kernel); });
   }
-  if (count_different(out, reference)) wrong("app:team_scan " + impl);
-  record<float>(state, "app:team_scan", impl.c_str(), "automatic", n, s, 2.0 * n * 4);
+  if (count_different(out, reference)) wrong("app:team_scan " + impl + " " + variant);
+  record<In>(state, "app:team_scan", impl.c_str(), variant, n, s, double(n) * (sizeof(In) + sizeof(T)));
 }
 
 void register_team(std::int64_t n) {
@@ -971,12 +989,31 @@ void register_team(std::int64_t n) {
 #ifdef KPRIM_BENCH_CUB
   impls.push_back("cub");
 #endif
-  for (const std::string& impl : impls)
-    benchmark::RegisterBenchmark(("app:team_scan/" + impl + "/float/" + std::to_string(n)).c_str(),
-                                 [impl, n](benchmark::State& state) { team_scan(state, impl, n); })
+  auto add = [n](const std::string& impl, const std::string& variant, auto body) {
+    benchmark::RegisterBenchmark(("app:team_scan/" + impl + "/" + variant + "/" + std::to_string(n)).c_str(),
+                                 [impl, variant, body](benchmark::State& state) { body(state, impl, variant); })
         ->UseManualTime()
         ->Iterations(settings.repetitions)
         ->Unit(benchmark::kMicrosecond);
+  };
+  // The plain call and an application's: int32 counts into int64 offsets, a user op (Kokkos'
+  // TeamThreadRange scan sums only), a strided column (CUB's BlockLoad wants contiguous data).
+  for (const std::string& impl : impls) {
+    add(impl, "float", [n](benchmark::State& st, const std::string& i, const std::string&) {
+      team_scan<float, float, kprim::Sum>(st, i, "automatic", n);
+    });
+    add(impl, "int32_to_int64", [n](benchmark::State& st, const std::string& i, const std::string& v) {
+      team_scan<std::int32_t, std::int64_t, kprim::Sum>(st, i, v, n);
+    });
+    if (impl != "kokkos")
+      add(impl, "user_op_float", [n](benchmark::State& st, const std::string& i, const std::string& v) {
+        team_scan<float, float, UserPlus>(st, i, v, n);
+      });
+    if (impl != "cub")
+      add(impl, "strided_float", [n](benchmark::State& st, const std::string& i, const std::string& v) {
+        team_scan<float, float, kprim::Sum, true>(st, i, v, n);
+      });
+  }
 }
 
 // ---- segmented reduce and scan (issue #26) ---------------------------------------------------

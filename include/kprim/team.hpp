@@ -3,9 +3,13 @@
 /// Team-level reduce and scans: called by every thread of a team inside a user's
 /// `Kokkos::TeamPolicy` kernel, over the team's own range of indices, in the team's scratch memory.
 
+#include <kprim/impl/cuda/trait.hpp>
 #include <kprim/impl/team/blelloch_scan.hpp>
 #include <kprim/impl/thread/chained_run.hpp>
 #include <kprim/ops.hpp>
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <kprim/impl/cuda/team.cuh>
+#endif
 
 #include <Kokkos_Core.hpp>
 
@@ -32,9 +36,11 @@
 ///     });
 /// @endcode
 ///
-/// Each thread takes a contiguous run of the n indices, folds it, the team scans the runs'
-/// totals in its scratch (Blelloch's sweeps), and each thread rescans its run from its prefix:
-/// left-to-right order is kept, so any associative op works, commutative or not. Ops need an
+/// On CUDA (with KPRIM_ENABLE_CUDA_WARP, teams of whole warps without vector lanes, accumulators
+/// of up to 32 bytes) each warp reads its part in coalesced rows of 32 and scans them with warp
+/// shuffles; elsewhere each thread takes a contiguous run of the n indices, folds it, the team
+/// scans the runs' totals in its scratch, and each thread rescans its run from its prefix. Both
+/// keep left-to-right order, so any associative op works, commutative or not. Ops need an
 /// identity (`Sum`, `Prod`, `Min`, `Max`, or a member `identity()`). Floating-point results may
 /// differ in the last bits from the sequential order (as kprim's `Determinism::fastest`).
 namespace kprim::team {
@@ -161,6 +167,13 @@ template <class T, class Member, class Source, class Op = Sum>
   requires Operation<Op, T>
 KOKKOS_FUNCTION T reduce(const Member& team, const Workspace<T>& workspace, std::int64_t n, const Source& f,
                          const Op& op = {}) {
+  if constexpr (impl::cuda_team_avail_v<Member, T>) {
+    KOKKOS_IF_ON_DEVICE((if (impl::cuda::team_is_whole_warps()) {
+      const T total = impl::cuda::team_reduce<T>(n, detail::Reader<T, Source>{f}, op, workspace.data());
+      team.team_barrier();
+      return total;
+    }))
+  }
   T prefix;
   const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
   const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);
@@ -175,6 +188,14 @@ template <class T, class Member, class Source, class Sink, class Op = Sum>
   requires Operation<Op, T>
 KOKKOS_FUNCTION T inclusive_scan(const Member& team, const Workspace<T>& workspace, std::int64_t n,
                                  const Source& f, const Sink& write, const Op& op = {}) {
+  if constexpr (impl::cuda_team_avail_v<Member, T>) {
+    KOKKOS_IF_ON_DEVICE((if (impl::cuda::team_is_whole_warps()) {
+      const T total = impl::cuda::team_scan<false>(n, detail::Reader<T, Source>{f}, detail::Writer<T, Sink>{write},
+                                                   op, identity_of<T>(op), workspace.data());
+      team.team_barrier();
+      return total;
+    }))
+  }
   T prefix;
   const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
   const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);
@@ -190,6 +211,14 @@ template <class T, class Member, class Source, class Sink, class Op = Sum>
   requires Operation<Op, T>
 KOKKOS_FUNCTION T exclusive_scan(const Member& team, const Workspace<T>& workspace, std::int64_t n,
                                  const Source& f, const Sink& write, const T& init, const Op& op = {}) {
+  if constexpr (impl::cuda_team_avail_v<Member, T>) {
+    KOKKOS_IF_ON_DEVICE((if (impl::cuda::team_is_whole_warps()) {
+      const T total = impl::cuda::team_scan<true>(n, detail::Reader<T, Source>{f}, detail::Writer<T, Sink>{write},
+                                                  op, init, workspace.data());
+      team.team_barrier();
+      return total;
+    }))
+  }
   T prefix;
   const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
   const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);

@@ -97,4 +97,17 @@ inline constexpr bool cuda_indexed_avail_v =
     false;
 #endif
 
+/// kprim's hand-written path for the team-level calls (kprim/team.hpp) of a team `Member` on
+/// accumulators T: CUDA teams (the call is always compiled by nvcc, inside the user's kernel),
+/// any trivially copyable T of at most 32 bytes (what the warp shuffles move), any op. Whether the
+/// launched team's shape fits (whole warps, no vector lanes) is checked on the device.
+template <class Member, class T>
+inline constexpr bool cuda_team_avail_v =
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+    std::is_same_v<Member, typename Kokkos::TeamPolicy<Kokkos::Cuda>::member_type> &&
+    std::is_trivially_copyable_v<T> && sizeof(T) <= 32;
+#else
+    false;
+#endif
+
 }  // namespace kprim::impl

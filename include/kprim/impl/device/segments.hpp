@@ -460,30 +460,21 @@ inline constexpr std::int64_t chunked_mean_length = 256;
 /// segment of ~1000 floats is one warp's work, as in CSR SpMV's vector-per-row kernels.
 inline constexpr std::int64_t reduce_chunk = 2048;
 
-/// chunked_reduce's pass over the offsets, a scan of the segments' chunk counts: records where
-/// each segment's chunks start and, for every chunk, its segment (a chunk's team then finds its
-/// segment with one load).
+/// chunked_reduce's map from chunks to segments: each segment's chunk count (none for the entry
+/// s == count, which the exclusive scan over the counts turns into the total).
 template <class Offsets>
-struct ChunkMap {
+struct ChunkCounts {
   Offsets offsets;
   std::int64_t count, n, chunk;
-  std::int64_t* chunk_first;
-  std::int64_t* chunk_segment;
   /// Segment s's range clamped into [0, n] (offsets out of range read nothing).
   KOKKOS_FUNCTION Kokkos::pair<std::int64_t, std::int64_t> range(std::int64_t s) const {
     const std::int64_t begin = Kokkos::clamp(std::int64_t(offsets(s)), std::int64_t(0), n);
     return {begin, Kokkos::max(begin, Kokkos::clamp(std::int64_t(offsets(s + 1)), std::int64_t(0), n))};
   }
-  /// Chunks of segment s (none for s == count: that entry receives the total).
   KOKKOS_FUNCTION std::int64_t operator()(std::int64_t s) const {
     if (s == count) return 0;
     const auto r = range(s);
     return (r.second - r.first + chunk - 1) / chunk;
-  }
-  KOKKOS_FUNCTION void operator()(std::int64_t s, const std::int64_t& first) const {
-    chunk_first[s] = first;
-    const std::int64_t chunks = (*this)(s);
-    for (std::int64_t c = 0; c < chunks; ++c) chunk_segment[first + c] = s;
   }
 };
 
@@ -508,13 +499,28 @@ void chunked_reduce(const char* function, const Space& space, const In& in, cons
   std::int64_t* const chunk_first = buffers.template as<std::int64_t>();
   std::int64_t* const chunk_segment = chunk_first + count + 1;
   T* const partials = reinterpret_cast<T*>(buffers.template as<unsigned char>() + partial_offset);
-  const ChunkMap<Offsets> map{offsets, count, n, chunk, chunk_first, chunk_segment};
+  // The map: chunk counts, their exclusive scan (a plain View scan, the fast path), and a vector of
+  // lanes per segment writing its chunks' entries. One scan over an IndexSource whose sink wrote
+  // the entries took 37 us for 16,800 segments (H100: 5 blocks, 6% occupancy), 0.59x CUB at 2^24.
+  const ChunkCounts<Offsets> map{offsets, count, n, chunk};
+  Kokkos::parallel_for(
+      "kprim::segmented_reduce chunk counts", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, count + 1),
+      KOKKOS_LAMBDA(std::int64_t s) { chunk_first[s] = map(s); });
+  const Kokkos::View<std::int64_t*, typename Space::memory_space, Kokkos::MemoryUnmanaged> chunk_starts(chunk_first,
+                                                                                                      count + 1);
   const std::int64_t zero = 0;
-  scan_values(function, space, IndexSource<ChunkMap<Offsets>, std::int64_t>{map, count + 1},
-              Sink<std::int64_t, ChunkMap<Offsets>>{map, count + 1}, true, &zero, Sum{}, ScanOptions{}, NoTotal{});
-  // A chunk per vector of lanes (a warp on CUDA), 8 vectors per team: no team barrier anywhere.
+  scan_values(function, space, chunk_starts, chunk_starts, true, &zero, Sum{}, ScanOptions{}, NoTotal{});
+  // A chunk (or a segment) per vector of lanes (a warp on CUDA), 8 per team: no team barrier anywhere.
   constexpr int per_team = 8;
   const int lanes = team_policy::vector_length_max();
+  Kokkos::parallel_for(
+      "kprim::segmented_reduce chunk map", team_policy(space, (count + per_team - 1) / per_team, per_team, lanes),
+      KOKKOS_LAMBDA(const member& team) {
+        const std::int64_t s = team.league_rank() * team.team_size() + team.team_rank();
+        if (s >= count) return;
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, chunk_first[s], chunk_first[s + 1]),
+                             [&](std::int64_t k) { chunk_segment[k] = s; });
+      });
   Kokkos::parallel_for(
       "kprim::segmented_reduce chunks", team_policy(space, (most_chunks + per_team - 1) / per_team, per_team, lanes),
       KOKKOS_LAMBDA(const member& team) {

@@ -1,0 +1,164 @@
+#pragma once
+// Team layer, hand-written CUDA: the public team-level calls (kprim/team.hpp) inside a user's
+// TeamPolicy kernel when the team is the whole block, without vector lanes, in whole warps.
+//
+// The range goes in rounds of team_size x Items elements. Each warp takes 32 x Items consecutive
+// elements of a round and reads them in rows of 32 (lane l reads element row * 32 + l: coalesced,
+// Items loads in flight), scans every row with shuffles and chains the rows in registers, so the
+// warp holds the inclusive scan of its span. The warps' totals meet in the Workspace (one barrier
+// a round), each warp folds the totals before its own and stores its rows, again coalesced. The
+// source and sink are the user's callables, so there are no vector loads and no shared-memory
+// transpose (CUB's BlockLoad/BlockStore WARP_TRANSPOSE need the data's address); operand order is
+// kept everywhere, so ops that are not commutative are right too.
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include <kprim/impl/cuda/warp.cuh>
+#include <kprim/ops.hpp>
+
+#include <cstdint>
+
+namespace kprim::impl::cuda {
+
+/// Elements each thread holds per round: 128 bytes of accumulators, at most 16 (CUB's BlockScan
+/// tuning for 4-byte types: 16 items per thread in 256-thread blocks).
+template <class T>
+inline constexpr int team_items_v = sizeof(T) >= 128 ? 1 : (128 / int(sizeof(T)) > 16 ? 16 : 128 / int(sizeof(T)));
+
+/// True when the calling team can take this path: one team per block (Kokkos' blockDim.z),
+/// no vector lanes (blockDim.x) and whole warps of team threads (blockDim.y).
+__device__ __forceinline__ bool team_is_whole_warps() {
+  return blockDim.x == 1 && blockDim.z == 1 && blockDim.y % warp_size == 0;
+}
+
+namespace detail {
+/// The calling warp's rows of one round: element first + row * 32 (first already holds the lane).
+template <bool Whole, int Items, class T, class Read>
+__device__ __forceinline__ void load_rows(T (&items)[Items], std::int64_t first, std::int64_t n, const Read& read,
+                                          const T& identity) {
+#pragma unroll
+  for (int row = 0; row < Items; ++row) {
+    const std::int64_t i = first + std::int64_t(row) * warp_size;
+    items[row] = (Whole || i < n) ? read(i) : identity;
+  }
+}
+
+template <bool Whole, int Items, class T, class Write>
+__device__ __forceinline__ void store_rows(const T (&items)[Items], std::int64_t first, std::int64_t n,
+                                           const Write& write) {
+#pragma unroll
+  for (int row = 0; row < Items; ++row) {
+    const std::int64_t i = first + std::int64_t(row) * warp_size;
+    if (Whole || i < n) write(i, items[row]);
+  }
+}
+
+/// Turns the warp's rows into the inclusive (or exclusive) scan of its 32 x Items elements in
+/// row order; returns the warp's total to every lane.
+template <bool Exclusive, int Items, class T, class Op>
+__device__ __forceinline__ T scan_rows(T (&items)[Items], const Op& op, int lane) {
+  T running;
+#pragma unroll
+  for (int row = 0; row < Items; ++row) {
+    const T inclusive = warp_inclusive_scan(items[row], op);
+    const T row_total = shuffle_index(inclusive, warp_size - 1);
+    if constexpr (Exclusive) {
+      const T before = shuffle_up(inclusive, 1);
+      if (row == 0) items[row] = lane == 0 ? identity_of<T>(op) : before;
+      else items[row] = lane == 0 ? running : op(running, before);
+    } else {
+      items[row] = row == 0 ? inclusive : op(running, inclusive);
+    }
+    running = row == 0 ? row_total : op(running, row_total);
+  }
+  return running;
+}
+
+/// op(carry, totals[0 .. warps)) into `carry`; returns op(carry, totals[0 .. warp)).
+template <class T, class Op>
+__device__ __forceinline__ T fold_warp_totals(const T* totals, int warps, int warp, const Op& op, T& carry) {
+  T before = carry;
+  for (int w = 0; w < warps; ++w) {
+    if (w == warp) before = carry;
+    carry = op(carry, totals[w]);
+  }
+  return before;
+}
+}  // namespace detail
+
+/// Scan of read(0 .. n) by the whole block: write(i, op(carry, read(0), ..., read(i))) for an
+/// inclusive scan, op(carry, read(0), ..., read(i - 1)) for an exclusive one; returns
+/// op(carry, everything). `slots` is the Workspace: two rounds' warp totals (2 x warps slots).
+/// The caller must barrier before reusing it.
+template <bool Exclusive, class T, class Read, class Write, class Op>
+__device__ T team_scan(std::int64_t n, const Read& read, const Write& write, const Op& op, T carry, T* slots) {
+  constexpr int items_per_thread = team_items_v<T>;
+  const int lane = int(threadIdx.y) % warp_size, warp = int(threadIdx.y) / warp_size;
+  const int warps = int(blockDim.y) / warp_size;
+  const std::int64_t round_size = std::int64_t(blockDim.y) * items_per_thread;
+  const T identity = identity_of<T>(op);
+  int parity = 0;
+  for (std::int64_t round = 0; round < n; round += round_size, parity ^= 1) {
+    const std::int64_t first = round + std::int64_t(warp) * warp_size * items_per_thread + lane;
+    const bool whole = n - round >= round_size;
+    T items[items_per_thread];
+    if (whole) detail::load_rows<true>(items, first, n, read, identity);
+    else detail::load_rows<false>(items, first, n, read, identity);
+    const T warp_total = detail::scan_rows<Exclusive>(items, op, lane);
+    // Alternate halves of the slots: a round's totals are read before the next round's barrier,
+    // so the round after that may overwrite them.
+    T* const totals = slots + parity * warps;
+    if (lane == 0) totals[warp] = warp_total;
+    __syncthreads();
+    const T before = detail::fold_warp_totals(totals, warps, warp, op, carry);
+#pragma unroll
+    for (int row = 0; row < items_per_thread; ++row) items[row] = op(before, items[row]);
+    if (whole) detail::store_rows<true>(items, first, n, write);
+    else detail::store_rows<false>(items, first, n, write);
+  }
+  return carry;
+}
+
+namespace detail {
+/// A sink that drops what it is given: a reduce in range order is a scan that stores nothing.
+struct DiscardValues {
+  template <class T>
+  __device__ void operator()(std::int64_t, const T&) const {}
+};
+}  // namespace detail
+
+/// op over read(0 .. n) by the whole block, every thread gets it (identity for n <= 0).
+/// Commutative ops fold each thread's elements over all rounds and then the lanes; the others go
+/// through team_scan's rows (a thread's elements of two rounds are not adjacent in the range).
+/// `slots` as for team_scan.
+template <class T, class Read, class Op>
+__device__ T team_reduce(std::int64_t n, const Read& read, const Op& op, T* slots) {
+  if constexpr (!is_commutative_v<Op>) {
+    return team_scan<false>(n, read, detail::DiscardValues{}, op, identity_of<T>(op), slots);
+  } else {
+    constexpr int items_per_thread = team_items_v<T>;
+    const int lane = int(threadIdx.y) % warp_size, warp = int(threadIdx.y) / warp_size;
+    const int warps = int(blockDim.y) / warp_size;
+    const std::int64_t round_size = std::int64_t(blockDim.y) * items_per_thread;
+    const T identity = identity_of<T>(op);
+    T running = identity;
+    for (std::int64_t round = 0; round < n; round += round_size) {
+      const std::int64_t first = round + std::int64_t(warp) * warp_size * items_per_thread + lane;
+      T items[items_per_thread];
+      if (n - round >= round_size) detail::load_rows<true>(items, first, n, read, identity);
+      else detail::load_rows<false>(items, first, n, read, identity);
+#pragma unroll
+      for (int row = 0; row < items_per_thread; ++row) running = op(running, items[row]);
+    }
+    running = warp_reduce(running, op);
+    if (lane == 0) slots[warp] = running;
+    __syncthreads();
+    T total = identity;
+    for (int w = 0; w < warps; ++w) total = op(total, slots[w]);
+    return total;
+  }
+}
+
+}  // namespace kprim::impl::cuda
+
+#endif
