@@ -110,4 +110,16 @@ inline constexpr bool cuda_team_avail_v =
     false;
 #endif
 
+/// kprim's hand-written segmented scan (impl/cuda/segmented_scan.cuh) for input elements In and
+/// accumulators T: CUDA, compiled where the call is (never precompiled), the scan kernels' element
+/// conditions with accumulators of up to 8 bytes (the lanes' runs keep their head bits in one
+/// word), any op with an identity.
+template <class Space, class In, class T>
+inline constexpr bool cuda_segmented_scan_avail_v =
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+    std::is_same_v<Space, Kokkos::Cuda> && cuda::kernels_take_v<Primitive::scan, In, T> && sizeof(T) <= 8;
+#else
+    false;
+#endif
+
 }  // namespace kprim::impl

@@ -24,6 +24,9 @@
 #include <kprim/options.hpp>
 
 #include <Kokkos_Core.hpp>
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <kprim/impl/cuda/segmented_scan.cuh>
+#endif
 
 #include <algorithm>
 #include <cstddef>
@@ -79,6 +82,23 @@ struct MarkedSegments {
   KOKKOS_FUNCTION bool inside(std::int64_t i) const {
     return i >= std::int64_t(offsets(0)) && i < std::int64_t(offsets(count));
   }
+  /// The elements inside(i) holds for: [covered_begin(), covered_end()).
+  KOKKOS_FUNCTION std::int64_t covered_begin() const { return std::int64_t(offsets(0)); }
+  KOKKOS_FUNCTION std::int64_t covered_end() const { return std::int64_t(offsets(count)); }
+  /// Bit k set when element first + k (< n) starts a segment, k < Bits; first is a multiple of
+  /// Bits (16, 32 or 64), so the bits come from one or two words of the marks.
+  template <int Bits>
+  KOKKOS_FUNCTION std::uint64_t run_heads(std::int64_t first, std::int64_t n) const {
+    if (first >= n) return 0;
+    const std::int64_t word = first >> 5;
+    std::uint64_t heads = bits[word] >> (first & 31);
+    if constexpr (Bits > 32) {
+      if ((word + 1) * 32 < n) heads |= std::uint64_t(bits[word + 1]) << 32;
+      return heads;
+    } else {
+      return heads & ((std::uint64_t(1) << Bits) - 1);
+    }
+  }
 };
 
 /// Segments of `size` elements (the last one shorter when size does not divide n).
@@ -87,6 +107,19 @@ struct FixedSegments {
   KOKKOS_FUNCTION std::int64_t segment_of(std::int64_t i) const { return std::int64_t(size.quotient(std::uint64_t(i))); }
   KOKKOS_FUNCTION bool is_head(std::int64_t i) const { return segment_of(i) * std::int64_t(size.divisor()) == i; }
   KOKKOS_FUNCTION bool inside(std::int64_t) const { return true; }
+  KOKKOS_FUNCTION std::int64_t covered_begin() const { return 0; }
+  KOKKOS_FUNCTION std::int64_t covered_end() const { return std::int64_t(0x7fffffffffffffff); }  // no bound: n
+  /// Bit k set when element first + k (< n) starts a segment, k < Bits.
+  template <int Bits>
+  KOKKOS_FUNCTION std::uint64_t run_heads(std::int64_t first, std::int64_t n) const {
+    const std::int64_t step = std::int64_t(size.divisor());
+    std::int64_t head = segment_of(first) * step;
+    if (head < first) head += step;
+    const std::int64_t end = Kokkos::min(first + Bits, n);
+    std::uint64_t heads = 0;
+    for (; head < end; head += step) heads |= std::uint64_t(1) << (head - first);
+    return heads;
+  }
 };
 
 /// The value and head-flag types of a pair.
@@ -381,6 +414,45 @@ void host_scan(const Space& space, const In& in, const Starts& starts, const Out
   space.fence("kprim::segmented_scan host");
 }
 
+/// Whether a segmented scan runs the hand-written CUDA kernel (impl/cuda/segmented_scan.cuh): the
+/// trait's types, plain options asking for nothing else (no algorithm, tuning or bitwise order,
+/// which the pair scan honours).
+template <class Space, class In, class T, class Options>
+bool takes_segmented_scan_kernel(const Options& options) {
+  if constexpr (cuda_segmented_scan_avail_v<Space, typename In::non_const_value_type, T> &&
+                std::is_same_v<Options, ScanOptions>) {
+    return options.algorithm == ScanAlgorithm::automatic && options.determinism != Determinism::bitwise &&
+           detail::is_default(options.tuning);
+  } else {
+    return false;
+  }
+}
+
+/// Device bytes the kernel's tile states take (none where it is not compiled).
+template <class Space, class T, class Pair>
+std::size_t segmented_scan_temp_bytes(std::int64_t n) {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return cuda::segmented_scan_temp_bytes<T, Pair>(n);
+#endif
+  (void)n;
+  return 0;
+}
+
+/// Runs the CUDA segmented scan kernel (n > 0) when takes_segmented_scan_kernel said so.
+template <bool Exclusive, class Pair, class PairOp, class Space, class In, class Out, class Heads, class T, class Op>
+void run_segmented_scan_kernel(const char* function, const Space& space, const In& in, const Out& out,
+                               const Heads& heads, const T& init, const Op& op, unsigned char* temp) {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+  if constexpr (cuda_segmented_scan_avail_v<Space, typename In::non_const_value_type, T>) {
+    const detail::PathRegion region(function, "cuda segmented");
+    cuda::segmented_scan<Exclusive, Pair, PairOp>(function, space, detail::cuda_input(in), detail::cuda_output(out),
+                                                  heads, std::int64_t(in.extent(0)), init, op, temp);
+    return;
+  }
+#endif
+  (void)function, (void)space, (void)in, (void)out, (void)heads, (void)init, (void)op, (void)temp;
+}
+
 /// Segmented scan over CSR offsets (count = S segments).
 template <bool Exclusive, class Space, class In, class Offsets, class Out, class Op, class Options>
 void marked_scan(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
@@ -395,7 +467,11 @@ void marked_scan(const char* function, const Space& space, const In& in, const O
       return;
     }
   }
-  const auto buffers = TemporaryStorage<Space, typename Space::memory_space, MarkBuffers>::lease(function, space, bit_bytes(n));
+  using Pair = Headed<T>;
+  const bool kernel = takes_segmented_scan_kernel<Space, In, T>(options);
+  const std::size_t mark_bytes = (bit_bytes(n) + 15) / 16 * 16;
+  const auto buffers = TemporaryStorage<Space, typename Space::memory_space, MarkBuffers>::lease(
+      function, space, mark_bytes + (kernel ? segmented_scan_temp_bytes<Space, T, Pair>(n) : 0));
   std::uint32_t* const bits = buffers.template as<std::uint32_t>();
   zero_bytes(space, reinterpret_cast<unsigned char*>(bits), bit_bytes(n));
   Kokkos::parallel_for(
@@ -405,7 +481,11 @@ void marked_scan(const char* function, const Space& space, const In& in, const O
         if (start >= 0) set_bit(bits, start);
       });
   using Segments = MarkedSegments<Offsets>;
-  using Pair = Headed<T>;
+  if (kernel) {
+    run_segmented_scan_kernel<Exclusive, Pair, HeadedOp<T, Op>>(function, space, in, out, Segments{bits, offsets, count},
+                                                                init, op, buffers.template as<unsigned char>() + mark_bytes);
+    return;
+  }
   const PairSource<Pair, In, Segments> source{in, Segments{bits, offsets, count}};
   using Write = ScanWrite<Exclusive, T, In, Segments, Out, Op>;
   const Pair seed = HeadedOp<T, Op>{op}.identity();
@@ -428,7 +508,15 @@ void fixed_scan(const char* function, const Space& space, const In& in, std::int
     }
   }
   using Pair = Headed<T>;
-  const PairSource<Pair, In, FixedSegments> source{in, FixedSegments{thread::FastDivider(std::uint64_t(size))}};
+  const FixedSegments segments{thread::FastDivider(std::uint64_t(size))};
+  if (takes_segmented_scan_kernel<Space, In, T>(options)) {
+    const auto buffers = TemporaryStorage<Space, typename Space::memory_space, MarkBuffers>::lease(
+        function, space, segmented_scan_temp_bytes<Space, T, Pair>(n));
+    run_segmented_scan_kernel<Exclusive, Pair, HeadedOp<T, Op>>(function, space, in, out, segments, init, op,
+                                                                buffers.template as<unsigned char>());
+    return;
+  }
+  const PairSource<Pair, In, FixedSegments> source{in, segments};
   using Write = ScanWrite<Exclusive, T, In, FixedSegments, Out, Op>;
   const Pair seed = HeadedOp<T, Op>{op}.identity();
   scan_values(function, space, IndexSource<PairSource<Pair, In, FixedSegments>, Pair>{source, n},

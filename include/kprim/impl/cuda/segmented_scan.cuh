@@ -1,0 +1,190 @@
+#pragma once
+// Device layer, hand-written CUDA: the segmented scans (kprim/segmented.hpp) in one single-pass
+// kernel, the scan kernel's structure (scan.cuh) with values and heads kept apart.
+//
+// The generic engine scanned (value, head) pairs: 8-byte pairs for floats through shared memory,
+// scalar loads through an index source and a sink that read x and the head bits again (0.45-0.47
+// of a copy on an H100). Here the tile's values move as the plain scan's do (16-byte loads into
+// per-lane runs in shared memory, WarpRuns), each lane takes the head bits of its run of `items`
+// elements into one register (one or two words of the marks, or computed for fixed-size
+// segments), folds its run from its last head on, and only the lanes' (value, has-head) totals go
+// through the block scan (shuffles) and the look-back (one tile word of the pair). Each lane then
+// rescans its run from its prefix, restarting at every head, and the runs are stored as the plain
+// scan stores them; elements outside the segments (CSR offsets that do not start at 0 or end at n)
+// are never written.
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include <kprim/impl/cuda/api.hpp>
+#include <kprim/impl/cuda/block.cuh>
+#include <kprim/impl/cuda/load.cuh>
+#include <kprim/impl/cuda/scan.cuh>
+#include <kprim/impl/validate.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace kprim::impl::cuda {
+
+/// The segmented scans' tile: the plain scan's default shape for the accumulator (64 items per
+/// thread for 4-byte types, 32 for 8-byte), so a lane's head bits fit one 64-bit word.
+template <class T>
+using segmented_scan_policy = default_scan_policy<T>;
+
+/// Scans `in` into `out` restarting at every head (heads.run_heads<Items>(first, n): bit k set
+/// when element first + k starts a segment; heads.covered_begin() / covered_end(): the elements
+/// that belong to a segment, the only ones written). Inclusive: out(i) = op over i's segment up to
+/// i; exclusive: op(init, the same up to i - 1), init at a segment's first element.
+/// Pair / PairOp: the (value, head) pair and its segmented op, for the lanes' and tiles' totals.
+template <class T, class Pair, class PairOp, class Op, class Policy, class Source, class Heads, bool Exclusive,
+          bool VectorIn, bool VectorOut>
+__global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
+    segmented_scan_kernel(Source in, Output<T> out, Heads heads, std::int64_t n, T init, Op op, TileWord<Pair>* words,
+                          unsigned* tile_counter) {
+  constexpr int block_size = Policy::block_size;
+  constexpr int items = Policy::items;
+  constexpr std::int64_t tile_size = Policy::tile_size;
+  static_assert(items <= 64, "kprim: a lane's head bits are one 64-bit word");
+  using runs = WarpRuns<T, items>;
+  constexpr int width = runs::width;
+  __shared__ BlockStorage<Pair, block_size> storage;
+  __shared__ Slots<T, (block_size / warp_size) * runs::elements> exchange_storage;
+  __shared__ std::int64_t tile_slot;
+  __shared__ Slots<Pair, 1> prefix_storage;
+  const PairOp pair_op{op};
+  const T identity = identity_of<T>(op);
+  const Pair no_pair{identity, 0u};
+
+  std::int64_t tile = 0;
+  if (gridDim.x > 1) {
+    if (threadIdx.x == 0) tile_slot = atomicAdd(tile_counter, 1u);
+    __syncthreads();
+    tile = tile_slot;
+  }
+  const bool full_tile = (tile + 1) * tile_size <= n;
+  constexpr int per_warp = warp_size * items;
+  const int lane = lane_id();
+  T* const exchange = exchange_storage.data() + (threadIdx.x / warp_size) * runs::elements;
+  const std::int64_t warp_first = tile * tile_size + std::int64_t(threadIdx.x / warp_size) * per_warp;
+  if constexpr (VectorIn) {
+    if (full_tile) runs::stage(in.data + warp_first, exchange, lane);
+    else runs::stage_partial(in.data + warp_first, n - warp_first, identity, exchange, lane);
+  } else {
+    runs::stage_indexed(in, warp_first, n, identity, exchange, lane);
+  }
+  const std::uint64_t head_bits = heads.template run_heads<items>(warp_first + std::int64_t(lane) * items, n);
+
+  // The lane's run from its last head on (all of it without one).
+  T* const run = runs::run_of(exchange, lane);
+  T folded = identity;
+#pragma unroll
+  for (int q = 0; q < items / width; ++q) {
+    const Vector16<T> part = load_shared_vector(run + q * width);
+#pragma unroll
+    for (int k = 0; k < width; ++k)
+      folded = (head_bits >> (q * width + k)) & 1u ? part.lane[k] : T(op(folded, part.lane[k]));
+  }
+  Pair aggregate;
+  const Pair thread_prefix =
+      block_exclusive_scan<block_size>(Pair{folded, head_bits != 0 ? 1u : 0u}, pair_op, no_pair, aggregate, storage);
+
+  Pair tile_prefix = no_pair;
+  if (gridDim.x > 1) {
+    if (tile == 0) {
+      if (threadIdx.x == 0) TileWord<Pair>::publish(words, aggregate, tile_inclusive);
+    } else {
+      if (threadIdx.x < warp_size) {
+        if (threadIdx.x == 0) TileWord<Pair>::publish(words + tile, aggregate, tile_aggregate);
+        const Pair exclusive_prefix = look_back(words, tile, pair_op, no_pair);
+        if (threadIdx.x == 0) {
+          TileWord<Pair>::publish(words + tile, pair_op(exclusive_prefix, aggregate), tile_inclusive);
+          prefix_storage[0] = exclusive_prefix;
+        }
+      }
+      __syncthreads();
+      tile_prefix = prefix_storage[0];
+    }
+  }
+
+  // Rescan the run from the op over its segment's elements before it, restarting at each head.
+  T carry = pair_op(tile_prefix, thread_prefix).value;
+#pragma unroll
+  for (int q = 0; q < items / width; ++q) {
+    Vector16<T> part = load_shared_vector(run + q * width);
+#pragma unroll
+    for (int k = 0; k < width; ++k) {
+      const T x = part.lane[k];
+      const bool head = (head_bits >> (q * width + k)) & 1u;
+      if constexpr (Exclusive) {
+        part.lane[k] = head ? init : T(op(init, carry));
+        carry = head ? x : T(op(carry, x));
+      } else {
+        carry = head ? x : T(op(carry, x));
+        part.lane[k] = carry;
+      }
+    }
+    store_vector(run + q * width, part);
+  }
+
+  const std::int64_t covered_begin = heads.covered_begin(), covered_end = heads.covered_end();
+  [[maybe_unused]] const bool whole_warp_covered = warp_first >= covered_begin && warp_first + per_warp <= covered_end;
+  if constexpr (VectorOut) {
+    if (full_tile && whole_warp_covered) {
+      runs::unstage(out.data + warp_first, exchange, lane);
+      return;
+    }
+  }
+  runs::unstage_indexed(
+      [&](std::int64_t i, const T& x) {
+        if (i >= covered_begin && i < covered_end) out.put(i, x);
+      },
+      warp_first, n, exchange, lane);
+}
+
+/// Temporary bytes of a segmented scan of n elements of T (as the plain scan's: a tile counter
+/// and one tile word of the pair per tile).
+template <class T, class Pair>
+constexpr std::size_t segmented_scan_temp_bytes(std::int64_t n) {
+  return scan_temp_bytes_for<Pair, segmented_scan_policy<T>>(n);
+}
+
+/// Launches segmented_scan_kernel on `space`'s stream (n > 0); `temp` holds
+/// segmented_scan_temp_bytes<T, Pair>(n) bytes of device memory (zeroed here).
+template <bool Exclusive, class Pair, class PairOp, class T, class In, class Heads, class Op>
+void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input<In>& in, const Output<T>& out,
+                    const Heads& heads, std::int64_t n, const T& init, const Op& op, void* temp) {
+  using Policy = segmented_scan_policy<T>;
+  const std::int64_t tiles = scan_tiles<Policy>(n);
+  if (tiles > std::int64_t(0x7fffffff))
+    throw_invalid_argument(function, "a segmented scan of " + std::to_string(n) +
+                                         " elements needs more than 2^31 tiles on the CUDA path");
+  TileWord<Pair>* words = nullptr;
+  unsigned* counter = nullptr;
+  const cudaStream_t stream = space.cuda_stream();
+  if (tiles > 1) {
+    auto* bytes = static_cast<unsigned char*>(temp);
+    counter = reinterpret_cast<unsigned*>(bytes);
+    words = reinterpret_cast<TileWord<Pair>*>(bytes + 16);
+    check_launch(function, int(cudaMemsetAsync(bytes, 0, segmented_scan_temp_bytes<T, Pair>(n), stream)),
+                 "segmented scan temporaries");
+  }
+  const ToolsKernel announce("kprim::cuda::segmented_scan_kernel", space);
+  const auto launch = [&](auto vector_in, auto vector_out) {
+    segmented_scan_kernel<T, Pair, PairOp, Op, Policy, Input<In>, Heads, Exclusive, decltype(vector_in)::value,
+                          decltype(vector_out)::value>
+        <<<unsigned(tiles), Policy::block_size, 0, stream>>>(in, out, heads, n, init, op, words, counter);
+    check_launch(function, int(cudaGetLastError()), "segmented scan kernel launch");
+  };
+  constexpr bool in_vectors = vectorizable_v<In> && Policy::items % vector_width_v<In> == 0;
+  if constexpr (in_vectors) {
+    if (in.stride == 1 && out.stride == 1 && is_aligned16(in.data) && is_aligned16(out.data)) {
+      launch(std::true_type{}, std::true_type{});
+      return;
+    }
+  }
+  launch(std::false_type{}, std::false_type{});
+}
+
+}  // namespace kprim::impl::cuda
+
+#endif
