@@ -5,6 +5,8 @@
 
 #include <catch2/catch_template_test_macros.hpp>
 
+#include <functional>
+
 using namespace kprim_test;
 
 namespace {
@@ -196,4 +198,95 @@ TEMPLATE_LIST_TEST_CASE("team scan in place and calls repeated on one workspace"
         for (std::int64_t i = 1; i < length; ++i) expected[l * length + i] += expected[l * length + i - 1];
     CHECK(first_mismatch(to_host(data), expected) == -1);
   }
+}
+
+namespace {
+
+/// Vector lengths a body runs: 1 and powers of two up to what the space allows.
+template <class Space>
+std::vector<int> vector_lengths() {
+  const int most = Kokkos::TeamPolicy<Space>::vector_length_max();
+  std::vector<int> list;
+  for (const int v : {1, 2, 4, 8, 32})
+    if (v <= most) list.push_back(v);
+  return list;
+}
+
+/// Each team thread takes rows of a CSR array (lengths 0 .. 70) and reduces and scans each with
+/// its vector lanes (kprim::team::vector_*); every lane's totals are kept; the inclusive scan
+/// runs in place on a copy of the input, the exclusive one into a View, guards after both.
+template <class Space, class T, class Op>
+void check_vector_calls(const Space& space, const Op& op, const T& init, const T& guard,
+                        const std::function<std::vector<T>(std::int64_t)>& make_input) {
+  using policy = Kokkos::TeamPolicy<Space>;
+  using memory_space = typename Space::memory_space;
+  const std::int64_t rows = 45;
+  std::vector<std::int64_t> row_map{0};
+  for (std::int64_t r = 0; r < rows; ++r) row_map.push_back(row_map.back() + (r * 37) % 71);
+  const std::int64_t n = row_map.back();
+  const std::vector<T> host = make_input(n);
+  std::vector<T> padded = host;
+  padded.push_back(guard);
+  const auto in = to_space(space, host, "in");
+  const auto map = to_space(space, row_map, "row_map");
+  for (const int vector : vector_lengths<Space>()) {
+    INFO(Space::name() << ", vector length " << vector);
+    const auto inclusive = to_space(space, padded, "inclusive");  // scanned in place
+    Kokkos::View<T*, memory_space> exclusive("exclusive", n + 1);
+    Kokkos::deep_copy(space, exclusive, guard);
+    Kokkos::View<T*, memory_space> totals("totals", 3 * rows * vector);
+    const auto kernel = KOKKOS_LAMBDA(const typename policy::member_type& member) {
+      // Two teams: team l takes rows l, l + 2, ...
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, (rows + 1) / 2), [&](std::int64_t k) {
+        const std::int64_t r = 2 * k + member.league_rank();
+        if (r >= rows) return;
+        const std::int64_t first = map(r), length = map(r + 1) - first;
+        const auto row = Kokkos::subview(inclusive, Kokkos::make_pair(first, first + length));
+        const T total = kprim::team::vector_reduce(member, length, [&](std::int64_t i) { return in(first + i); }, op);
+        const T exclusive_total = kprim::team::vector_exclusive_scan(
+            member, length, [&](std::int64_t i) { return in(first + i); },
+            [&](std::int64_t i, const T& v) { exclusive(first + i) = v; }, init, op);
+        const T inclusive_total = kprim::team::vector_inclusive_scan(member, length, row, row, op);
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, vector), [&](int lane) {
+          const std::int64_t slot = 3 * (r * vector + lane);
+          totals(slot) = total;
+          totals(slot + 1) = inclusive_total;
+          totals(slot + 2) = exclusive_total;
+        });
+      });
+    };
+    Kokkos::parallel_for("kprim_test::vector_calls", policy(space, 2, Kokkos::AUTO, vector), kernel);
+    std::vector<T> expected_inclusive, expected_exclusive, expected_totals;
+    for (std::int64_t r = 0; r < rows; ++r) {
+      T running = kprim::identity_of<T>(op);
+      for (std::int64_t i = row_map[r]; i < row_map[r + 1]; ++i) {
+        expected_exclusive.push_back(op(init, running));
+        running = op(running, host[i]);
+        expected_inclusive.push_back(running);
+      }
+      for (int lane = 0; lane < vector; ++lane)
+        for (const T& t : {running, running, T(op(init, running))}) expected_totals.push_back(t);
+    }
+    expected_inclusive.push_back(guard);
+    expected_exclusive.push_back(guard);
+    CHECK(first_mismatch(to_host(inclusive), expected_inclusive) == -1);
+    CHECK(first_mismatch(to_host(exclusive), expected_exclusive) == -1);
+    CHECK(first_mismatch(to_host(totals), expected_totals) == -1);
+  }
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("vector-level reduce and scans inside a team thread", "[team]", SpaceValueOp) {
+  using Space = typename TestType::space;
+  using T = typename TestType::value;
+  using Op = typename TestType::op;
+  check_vector_calls<Space, T, Op>(Space(), Op(), exact_init<T, Op>(), T(99),
+                                   [](std::int64_t n) { return exact_input<T, Op>(n, 20261127 + n); });
+}
+
+TEMPLATE_LIST_TEST_CASE("vector-level scans keep the order of a non-commutative op", "[team]", SpaceOnly) {
+  using Space = typename TestType::space;
+  check_vector_calls<Space, Mat2, MatMulMod>(Space(), MatMulMod(), Mat2{2, 1, 1, 1}, Mat2{7, 7, 7, 7},
+                                             [](std::int64_t n) { return random_matrices(n, 11 + n); });
 }

@@ -65,9 +65,6 @@ void check_fixed_segments(const char* function, const In& in, std::int64_t size,
                                          std::to_string(segments) + " (input extent " + std::to_string(n) +
                                          " in segments of " + std::to_string(size) + ")");
 }
-
-template <class Op, class T>
-inline constexpr bool segmented_op_v = Operation<Op, T>;
 }  // namespace impl
 
 /// out(s) = op over in(offsets(s)), ..., in(offsets(s+1) - 1), for each of the S =
@@ -88,7 +85,7 @@ template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Offsets, i
 void segmented_reduce(const Space& space, const In& in, const Offsets& offsets, const Out& out, const Op& op = {},
                       const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_reduce";
-  static_assert(impl::segmented_op_v<Op, typename Out::non_const_value_type>,
+  static_assert(Operation<Op, typename Out::non_const_value_type>,
                 "kprim::segmented_reduce: op must provide operator()(T, T) -> T and an identity");
   impl::check_segments<Space>(function, in, offsets, out, false);
   impl::segments::marked_reduce(function, space, in, offsets, out, op, options);
@@ -103,7 +100,7 @@ template <impl::ExecutionSpace Space, impl::AnyView In, std::integral Size, impl
 void segmented_reduce(const Space& space, const In& in, Size segment_size, const Out& out, const Op& op = {},
                       const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_reduce";
-  static_assert(impl::segmented_op_v<Op, typename Out::non_const_value_type>,
+  static_assert(Operation<Op, typename Out::non_const_value_type>,
                 "kprim::segmented_reduce: op must provide operator()(T, T) -> T and an identity");
   impl::check_fixed_segments<Space>(function, in, std::int64_t(segment_size), out, false);
   impl::segments::fixed_reduce(function, space, in, std::int64_t(segment_size), out, op, options);
@@ -121,7 +118,7 @@ void segmented_inclusive_scan(const Space& space, const In& in, const Offsets& o
                               const Op& op = {}, const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_inclusive_scan";
   using T = typename Out::non_const_value_type;
-  static_assert(impl::segmented_op_v<Op, T>,
+  static_assert(Operation<Op, T>,
                 "kprim::segmented_inclusive_scan: op must provide operator()(T, T) -> T and an identity");
   impl::check_segments<Space>(function, in, offsets, out, true);
   impl::segments::marked_scan<false>(function, space, in, offsets, out, identity_of<T>(op), op, options);
@@ -134,7 +131,7 @@ void segmented_inclusive_scan(const Space& space, const In& in, Size segment_siz
                               const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_inclusive_scan";
   using T = typename Out::non_const_value_type;
-  static_assert(impl::segmented_op_v<Op, T>,
+  static_assert(Operation<Op, T>,
                 "kprim::segmented_inclusive_scan: op must provide operator()(T, T) -> T and an identity");
   impl::check_fixed_segments<Space>(function, in, std::int64_t(segment_size), out, true);
   impl::segments::fixed_scan<false>(function, space, in, std::int64_t(segment_size), out, identity_of<T>(op), op,
@@ -150,7 +147,7 @@ void segmented_exclusive_scan(const Space& space, const In& in, const Offsets& o
                               const std::type_identity_t<typename Out::non_const_value_type>& init, const Op& op = {},
                               const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_exclusive_scan";
-  static_assert(impl::segmented_op_v<Op, typename Out::non_const_value_type>,
+  static_assert(Operation<Op, typename Out::non_const_value_type>,
                 "kprim::segmented_exclusive_scan: op must provide operator()(T, T) -> T and an identity");
   impl::check_segments<Space>(function, in, offsets, out, true);
   impl::segments::marked_scan<true>(function, space, in, offsets, out, init, op, options);
@@ -163,7 +160,7 @@ void segmented_exclusive_scan(const Space& space, const In& in, Size segment_siz
                               const std::type_identity_t<typename Out::non_const_value_type>& init, const Op& op = {},
                               const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_exclusive_scan";
-  static_assert(impl::segmented_op_v<Op, typename Out::non_const_value_type>,
+  static_assert(Operation<Op, typename Out::non_const_value_type>,
                 "kprim::segmented_exclusive_scan: op must provide operator()(T, T) -> T and an identity");
   impl::check_fixed_segments<Space>(function, in, std::int64_t(segment_size), out, true);
   impl::segments::fixed_scan<true>(function, space, in, std::int64_t(segment_size), out, init, op, options);

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 /// Team-level primitives. Every thread of the team calls them together (they synchronise the
 /// team), with a `Workspace` carved from the team's scratch once per kernel invocation:
@@ -72,6 +73,11 @@ struct Reader {
   const Source& source;
   KOKKOS_FUNCTION T operator()(std::int64_t i) const { return T(source(i)); }
 };
+/// The vector-level calls' accumulator: the one named, else the source's value type.
+template <class Named, class Source>
+using accumulator_t = std::conditional_t<std::is_void_v<Named>,
+                                         std::remove_cvref_t<decltype(std::declval<const Source&>()(std::int64_t(0)))>,
+                                         Named>;
 /// Hands value to a sink: a rank-1 View (sink(i) = value) or a callable sink(i, value).
 template <class T, class Sink>
 struct Writer {
@@ -167,6 +173,7 @@ template <class T, class Member, class Source, class Op = Sum>
   requires Operation<Op, T>
 KOKKOS_FUNCTION T reduce(const Member& team, const Workspace<T>& workspace, std::int64_t n, const Source& f,
                          const Op& op = {}) {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
   if constexpr (impl::cuda_team_avail_v<Member, T>) {
     KOKKOS_IF_ON_DEVICE((if (impl::cuda::team_is_whole_warps()) {
       const T total = impl::cuda::team_reduce<T>(n, detail::Reader<T, Source>{f}, op, workspace.data());
@@ -174,6 +181,7 @@ KOKKOS_FUNCTION T reduce(const Member& team, const Workspace<T>& workspace, std:
       return total;
     }))
   }
+#endif
   T prefix;
   const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
   const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);
@@ -188,6 +196,7 @@ template <class T, class Member, class Source, class Sink, class Op = Sum>
   requires Operation<Op, T>
 KOKKOS_FUNCTION T inclusive_scan(const Member& team, const Workspace<T>& workspace, std::int64_t n,
                                  const Source& f, const Sink& write, const Op& op = {}) {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
   if constexpr (impl::cuda_team_avail_v<Member, T>) {
     KOKKOS_IF_ON_DEVICE((if (impl::cuda::team_is_whole_warps()) {
       const T total = impl::cuda::team_scan<false>(n, detail::Reader<T, Source>{f}, detail::Writer<T, Sink>{write},
@@ -196,6 +205,7 @@ KOKKOS_FUNCTION T inclusive_scan(const Member& team, const Workspace<T>& workspa
       return total;
     }))
   }
+#endif
   T prefix;
   const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
   const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);
@@ -211,6 +221,7 @@ template <class T, class Member, class Source, class Sink, class Op = Sum>
   requires Operation<Op, T>
 KOKKOS_FUNCTION T exclusive_scan(const Member& team, const Workspace<T>& workspace, std::int64_t n,
                                  const Source& f, const Sink& write, const T& init, const Op& op = {}) {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
   if constexpr (impl::cuda_team_avail_v<Member, T>) {
     KOKKOS_IF_ON_DEVICE((if (impl::cuda::team_is_whole_warps()) {
       const T total = impl::cuda::team_scan<true>(n, detail::Reader<T, Source>{f}, detail::Writer<T, Sink>{write},
@@ -219,6 +230,7 @@ KOKKOS_FUNCTION T exclusive_scan(const Member& team, const Workspace<T>& workspa
       return total;
     }))
   }
+#endif
   T prefix;
   const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
   const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);
@@ -226,6 +238,85 @@ KOKKOS_FUNCTION T exclusive_scan(const Member& team, const Workspace<T>& workspa
                             op(init, prefix), true, op);
   team.team_barrier();
   return op(init, total);
+}
+
+/// op(f(0), ..., f(n - 1)) computed by the vector lanes of the calling team thread (where Kokkos'
+/// ThreadVectorRange would run: inside a TeamThreadRange body, or per thread at team level);
+/// every lane gets it (op's identity for n <= 0). The accumulator is f's value type unless named
+/// (`vector_reduce<double>(team, n, f)`). Needs no Workspace and no barrier: threads of a
+/// team may call it with different n. On CUDA the lanes read rows of `vector_length` elements and
+/// combine them with shuffles over their group; on host spaces (one lane) it is a loop.
+template <class Accumulator = void, class Member, class Source, class Op = Sum,
+          class T = detail::accumulator_t<Accumulator, Source>>
+  requires Operation<Op, T>
+KOKKOS_FUNCTION T vector_reduce(const Member& team, std::int64_t n, const Source& f, const Op& op = {}) {
+  T total;
+  bool done = false;
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+  if constexpr (impl::cuda_team_avail_v<Member, T>) {
+    KOKKOS_IF_ON_DEVICE((total = impl::cuda::vector_reduce<T>(n, detail::Reader<T, Source>{f}, op); done = true;))
+  }
+#endif
+  if (!done)  // one lane computes, the others receive its total
+    Kokkos::single(
+        Kokkos::PerThread(team),
+        [&](T& value) { value = impl::thread::fold_run<T>(0, n, detail::Reader<T, Source>{f}, op); }, total);
+  return total;
+}
+
+/// Inclusive scan of f(0 .. n) by the vector lanes of the calling team thread: write(i, op(f(0),
+/// ..., f(i))) once for each i (write(i) = ... for a rank-1 View), in op's order. Returns the
+/// total to every lane. As vector_reduce: no Workspace, no barrier.
+template <class Accumulator = void, class Member, class Source, class Sink, class Op = Sum,
+          class T = detail::accumulator_t<Accumulator, Source>>
+  requires Operation<Op, T>
+KOKKOS_FUNCTION T vector_inclusive_scan(const Member& team, std::int64_t n, const Source& f, const Sink& write,
+                                        const Op& op = {}) {
+  T total;
+  bool done = false;
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+  if constexpr (impl::cuda_team_avail_v<Member, T>) {
+    KOKKOS_IF_ON_DEVICE((total = impl::cuda::vector_scan<false>(n, detail::Reader<T, Source>{f},
+                                                                detail::Writer<T, Sink>{write}, op, identity_of<T>(op));
+                         done = true;))
+  }
+#endif
+  if (!done)
+    Kokkos::single(
+        Kokkos::PerThread(team),
+        [&](T& value) {
+          value = impl::thread::scan_run<T>(0, n, detail::Reader<T, Source>{f}, detail::Writer<T, Sink>{write},
+                                            identity_of<T>(op), false, op);
+        },
+        total);
+  return total;
+}
+
+/// Exclusive scan of f(0 .. n) from `init` by the vector lanes of the calling team thread:
+/// write(i, op(init, f(0), ..., f(i - 1))). Returns op(init, f(0), ..., f(n - 1)) to every lane.
+template <class Accumulator = void, class Member, class Source, class Sink, class Op = Sum,
+          class T = detail::accumulator_t<Accumulator, Source>>
+  requires Operation<Op, T>
+KOKKOS_FUNCTION T vector_exclusive_scan(const Member& team, std::int64_t n, const Source& f, const Sink& write,
+                                        const detail::accumulator_t<Accumulator, Source>& init, const Op& op = {}) {
+  T total;
+  bool done = false;
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+  if constexpr (impl::cuda_team_avail_v<Member, T>) {
+    KOKKOS_IF_ON_DEVICE((total = impl::cuda::vector_scan<true>(n, detail::Reader<T, Source>{f},
+                                                               detail::Writer<T, Sink>{write}, op, init);
+                         done = true;))
+  }
+#endif
+  if (!done)
+    Kokkos::single(
+        Kokkos::PerThread(team),
+        [&](T& value) {
+          value = impl::thread::scan_run<T>(0, n, detail::Reader<T, Source>{f}, detail::Writer<T, Sink>{write}, init,
+                                            true, op);
+        },
+        total);
+  return total;
 }
 
 }  // namespace kprim::team

@@ -159,6 +159,60 @@ __device__ T team_reduce(std::int64_t n, const Read& read, const Op& op, T* slot
   }
 }
 
+// The vector level: the vector lanes of one team thread (Kokkos' ThreadVectorRange: threadIdx.x,
+// blockDim.x a power of two <= 32, so a thread's lanes are an aligned group of one warp) go over
+// the range in rows of blockDim.x elements, each row scanned with shuffles over the group only.
+
+/// The calling thread's group of vector lanes as a shuffle mask.
+__device__ __forceinline__ unsigned vector_lanes_mask() {
+  const unsigned width = blockDim.x;
+  if (width >= unsigned(warp_size)) return full_warp_mask;
+  const unsigned first = unsigned(lane_id()) - threadIdx.x;  // the group's first lane in the warp
+  return ((1u << width) - 1u) << first;
+}
+
+/// Scan of read(0 .. n) by the calling thread's vector lanes: write(i, op(carry, read(0), ...,
+/// read(i))) (inclusive) or op(carry, read(0), ..., read(i - 1)) (exclusive); returns
+/// op(carry, everything) to every lane.
+template <bool Exclusive, class T, class Read, class Write, class Op>
+__device__ T vector_scan(std::int64_t n, const Read& read, const Write& write, const Op& op, T carry) {
+  const int width = int(blockDim.x), lane = int(threadIdx.x);
+  const unsigned mask = vector_lanes_mask();
+  const T identity = identity_of<T>(op);
+  for (std::int64_t row = 0; row < n; row += width) {
+    const std::int64_t i = row + lane;
+    T scanned = i < n ? T(read(i)) : identity;
+    for (int offset = 1; offset < width; offset *= 2) {
+      const T lower = shuffle_up(scanned, offset, width, mask);
+      if (lane >= offset) scanned = op(lower, scanned);
+    }
+    const T row_total = shuffle_index(scanned, width - 1, width, mask);
+    if constexpr (Exclusive) {
+      const T before = shuffle_up(scanned, 1, width, mask);
+      if (i < n) write(i, lane == 0 ? carry : T(op(carry, before)));
+    } else {
+      if (i < n) write(i, T(op(carry, scanned)));
+    }
+    carry = op(carry, row_total);
+  }
+  return carry;
+}
+
+/// op over read(0 .. n) by the calling thread's vector lanes; every lane gets it.
+template <class T, class Read, class Op>
+__device__ T vector_reduce(std::int64_t n, const Read& read, const Op& op) {
+  if constexpr (!is_commutative_v<Op>) {
+    return vector_scan<false>(n, read, detail::DiscardValues{}, op, identity_of<T>(op));
+  } else {
+    const int width = int(blockDim.x), lane = int(threadIdx.x);
+    const unsigned mask = vector_lanes_mask();
+    T running = identity_of<T>(op);
+    for (std::int64_t i = lane; i < n; i += width) running = op(running, T(read(i)));
+    for (int offset = 1; offset < width; offset *= 2) running = op(running, shuffle_down(running, offset, width, mask));
+    return shuffle_index(running, 0, width, mask);
+  }
+}
+
 }  // namespace kprim::impl::cuda
 
 #endif

@@ -32,25 +32,26 @@ enum class ShuffleKind { down, up, index };
 
 /// One __shfl_*_sync of a 4- or 8-byte word (no lambdas here: a lambda the compiler does not
 /// inline puts the shuffle behind a call and its operands on the stack, 2-3% of a scan).
+/// `mask`: the lanes taking part (all 32 but where a group of vector lanes shuffles on its own).
 template <ShuffleKind Kind, class Word>
-__device__ __forceinline__ Word shuffle_word(Word word, int arg, int width) {
-  if constexpr (Kind == ShuffleKind::down) return __shfl_down_sync(0xffffffffu, word, unsigned(arg), width);
-  else if constexpr (Kind == ShuffleKind::up) return __shfl_up_sync(0xffffffffu, word, unsigned(arg), width);
-  else return __shfl_sync(0xffffffffu, word, arg, width);
+__device__ __forceinline__ Word shuffle_word(Word word, int arg, int width, unsigned mask = full_warp_mask) {
+  if constexpr (Kind == ShuffleKind::down) return __shfl_down_sync(mask, word, unsigned(arg), width);
+  else if constexpr (Kind == ShuffleKind::up) return __shfl_up_sync(mask, word, unsigned(arg), width);
+  else return __shfl_sync(mask, word, arg, width);
 }
 
 /// One warp shuffle of any `shuffles_v` type, as 4-byte words when it is not a native one.
 template <ShuffleKind Kind, class T>
-__device__ __forceinline__ T shuffle(const T& value, int arg, int width) {
+__device__ __forceinline__ T shuffle(const T& value, int arg, int width, unsigned mask = full_warp_mask) {
   if constexpr (shuffles_natively_v<T>) {
-    return shuffle_word<Kind>(value, arg, width);
+    return shuffle_word<Kind>(value, arg, width, mask);
   } else {
     static_assert(shuffles_v<T>, "kprim: this type moves through shared memory, not shuffles");
     constexpr int words = (sizeof(T) + 3) / 4;
     unsigned bits[words] = {};
     __builtin_memcpy(bits, &value, sizeof(T));
 #pragma unroll
-    for (int w = 0; w < words; ++w) bits[w] = shuffle_word<Kind>(bits[w], arg, width);
+    for (int w = 0; w < words; ++w) bits[w] = shuffle_word<Kind>(bits[w], arg, width, mask);
     T result;
     __builtin_memcpy(&result, bits, sizeof(T));
     return result;
@@ -58,16 +59,17 @@ __device__ __forceinline__ T shuffle(const T& value, int arg, int width) {
 }
 
 template <class T>
-__device__ __forceinline__ T shuffle_down(const T& value, int offset, int width = 32) {
-  return shuffle<ShuffleKind::down>(value, offset, width);
+__device__ __forceinline__ T shuffle_down(const T& value, int offset, int width = 32, unsigned mask = full_warp_mask) {
+  return shuffle<ShuffleKind::down>(value, offset, width, mask);
 }
 template <class T>
-__device__ __forceinline__ T shuffle_up(const T& value, int offset, int width = 32) {
-  return shuffle<ShuffleKind::up>(value, offset, width);
+__device__ __forceinline__ T shuffle_up(const T& value, int offset, int width = 32, unsigned mask = full_warp_mask) {
+  return shuffle<ShuffleKind::up>(value, offset, width, mask);
 }
 template <class T>
-__device__ __forceinline__ T shuffle_index(const T& value, int source_lane, int width = 32) {
-  return shuffle<ShuffleKind::index>(value, source_lane, width);
+__device__ __forceinline__ T shuffle_index(const T& value, int source_lane, int width = 32,
+                                           unsigned mask = full_warp_mask) {
+  return shuffle<ShuffleKind::index>(value, source_lane, width, mask);
 }
 
 /// Lane of the calling thread within its warp (threads are numbered x fastest, then y, z).

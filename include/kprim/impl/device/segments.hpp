@@ -653,37 +653,6 @@ void chunked_reduce(const char* function, const Space& space, const In& in, cons
       });
 }
 
-template <class Space, class In, class Offsets, class Out, class Op, class Options>
-void paired_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
-                   const Op& op, const Options& options);
-
-/// Segmented reduce over CSR offsets: out(s) = op over segment s (identity when empty).
-template <class Space, class In, class Offsets, class Out, class Op, class Options>
-void marked_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
-                   const Op& op, const Options& options) {
-  using T = typename Out::non_const_value_type;
-  const std::int64_t n = std::int64_t(in.extent(0));
-  const std::int64_t count = std::int64_t(offsets.extent(0)) - 1;
-  if (count == 0) return;
-  if (n == 0) {
-    Kokkos::deep_copy(space, out, identity_of<T>(op));
-    return;
-  }
-  if constexpr (runs_on_host_v<Space>) {
-    if (options.determinism != Determinism::bitwise) {
-      host_reduce(space, in, OffsetStarts<Offsets>{offsets, count, n}, out, op);
-      return;
-    }
-  }
-  if constexpr (is_commutative_v<Op> && !runs_on_host_v<Space>) {
-    if (n / count >= chunked_mean_length && options.determinism != Determinism::bitwise) {
-      chunked_reduce(function, space, in, offsets, out, op);
-      return;
-    }
-  }
-  paired_reduce(function, space, in, offsets, out, op, options);
-}
-
 /// marked_reduce's pair scan (any op, any mix; n > 0 and S > 0).
 template <class Space, class In, class Offsets, class Out, class Op, class Options>
 void paired_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
@@ -717,6 +686,33 @@ void paired_reduce(const char* function, const Space& space, const In& in, const
   // Ranks count the marks, at most S + 1: 32 bits make the pair of a float or an int32 8 bytes.
   if (count + 1 <= std::int64_t(0xffffffff)) run(std::uint32_t(0));
   else run(std::int64_t(0));
+}
+
+/// Segmented reduce over CSR offsets: out(s) = op over segment s (identity when empty).
+template <class Space, class In, class Offsets, class Out, class Op, class Options>
+void marked_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
+                   const Op& op, const Options& options) {
+  using T = typename Out::non_const_value_type;
+  const std::int64_t n = std::int64_t(in.extent(0));
+  const std::int64_t count = std::int64_t(offsets.extent(0)) - 1;
+  if (count == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(space, out, identity_of<T>(op));
+    return;
+  }
+  if constexpr (runs_on_host_v<Space>) {
+    if (options.determinism != Determinism::bitwise) {
+      host_reduce(space, in, OffsetStarts<Offsets>{offsets, count, n}, out, op);
+      return;
+    }
+  }
+  if constexpr (is_commutative_v<Op> && !runs_on_host_v<Space>) {
+    if (n / count >= chunked_mean_length && options.determinism != Determinism::bitwise) {
+      chunked_reduce(function, space, in, offsets, out, op);
+      return;
+    }
+  }
+  paired_reduce(function, space, in, offsets, out, op, options);
 }
 
 /// Segmented reduce over segments of `size` elements: out(s) = op over elements [s size, (s+1) size).
