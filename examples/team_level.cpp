@@ -1,8 +1,10 @@
 // Inside your own TeamPolicy kernel, one team per row of a CRS matrix: the row's squared norm
 // (kprim::team::reduce) and the running sums along the row (kprim::team::inclusive_scan), next to
-// the kernel's own data in team scratch.
+// the kernel's own data in team scratch. Then a row per team thread, reduced by its vector lanes
+// (kprim::team::vector_reduce, no scratch).
 #include <kprim/kprim.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 
@@ -42,10 +44,26 @@ int main(int argc, char* argv[]) {
         if (team.team_rank() == 0) norms(team.league_rank()) = norm2;
       });
 
-  double last_norm = 0, last_running = 0;
+  // The vector level: 8 rows per team, a row per team thread, its vector lanes reduce the row.
+  Kokkos::View<double*> row_max("row_max", rows);
+  const int vector_length = std::min(8, policy::vector_length_max());
+  Kokkos::parallel_for(
+      "row maxima", policy((rows + 7) / 8, Kokkos::AUTO, vector_length), KOKKOS_LAMBDA(const policy::member_type& team) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int k) {
+          const std::int64_t r = std::int64_t(team.league_rank()) * 8 + k;
+          if (r >= rows) return;
+          const std::int64_t first = row_map(r), n = row_map(r + 1) - first;
+          const double largest = kprim::team::vector_reduce(
+              team, n, [&](std::int64_t i) { return values(first + i) * double(i + 1); }, kprim::Max{});
+          Kokkos::single(Kokkos::PerThread(team), [&] { row_max(r) = largest; });
+        });
+      });
+
+  double last_norm = 0, last_running = 0, last_max = 0;
   Kokkos::deep_copy(last_norm, Kokkos::subview(norms, rows - 1));
   Kokkos::deep_copy(last_running, Kokkos::subview(running, nnz - 1));
-  std::printf("row %lld: squared norm %g, running sum at its end %g\n", (long long)(rows - 1), last_norm,
-              last_running);
-  return last_norm == 4.0 * 99 && last_running == 99.0 ? 0 : 1;
+  Kokkos::deep_copy(last_max, Kokkos::subview(row_max, rows - 1));
+  std::printf("row %lld: squared norm %g, running sum at its end %g, largest of its values x column %g\n",
+              (long long)(rows - 1), last_norm, last_running, last_max);
+  return last_norm == 4.0 * 99 && last_running == 99.0 && last_max == 2.0 * 99 ? 0 : 1;
 }
