@@ -1131,6 +1131,71 @@ void segmented(benchmark::State& state, bool scan, const std::string& impl, cons
   record<float>(state, primitive, impl.c_str(), mix, n, s, bytes);
 }
 
+/// The segmented scan on an application's calls, segments of the ~1000 mix: int32 counts into
+/// int64 offsets restarting per segment (exclusive), floats read from a strided column, and
+/// fixed-size segments of 1000 floats. Peer: Kokkos' team per segment doing the same work.
+template <class In, class T, bool Exclusive, bool Strided, bool Fixed>
+void segmented_scan_call(benchmark::State& state, const std::string& impl, const std::string& variant, std::int64_t n) {
+  using policy = Kokkos::TeamPolicy<Space>;
+  constexpr std::int64_t fixed_size = 1000;
+  Inputs<In>& in = inputs<In>(n);
+  Kokkos::View<In**, Kokkos::LayoutRight, MemorySpace> pairs;
+  std::conditional_t<Strided, Kokkos::View<In*, Kokkos::LayoutStride, MemorySpace>, Kokkos::View<In*, MemorySpace>> x;
+  if constexpr (Strided) {
+    pairs = Kokkos::View<In**, Kokkos::LayoutRight, MemorySpace>("pairs", n, 2);
+    x = Kokkos::subview(pairs, Kokkos::ALL, 0);
+    Kokkos::deep_copy(x, in.x);
+  } else {
+    x = in.x;
+  }
+  SegmentLayout layout;
+  if constexpr (Fixed) {
+    layout.offsets.push_back(0);
+    while (layout.offsets.back() < n) layout.offsets.push_back(std::min(n, layout.offsets.back() + fixed_size));
+  } else {
+    layout = segment_layout("1000", n);
+  }
+  const std::int64_t segments = std::int64_t(layout.offsets.size()) - 1;
+  const Kokkos::View<std::int64_t*, MemorySpace> offsets("offsets", segments + 1);
+  Kokkos::deep_copy(offsets, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                 layout.offsets.data(), layout.offsets.size()));
+  const Kokkos::View<T*, MemorySpace> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "segmented_out"), n);
+  const auto host_x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, in.x);
+  Kokkos::View<T*, Kokkos::HostSpace> host_reference("reference", n);
+  for (std::int64_t s = 0; s < segments; ++s) {
+    T running = 0;
+    for (std::int64_t i = layout.offsets[s]; i < layout.offsets[s + 1]; ++i) {
+      if (Exclusive) host_reference(i) = running;
+      running += T(host_x(i));
+      if (!Exclusive) host_reference(i) = running;
+    }
+  }
+  const Kokkos::View<T*, MemorySpace> reference("reference", n);
+  Kokkos::deep_copy(reference, host_reference);
+  double s = 0;
+  if (impl == "kprim") {
+    s = time_calls(state, [&] {
+      if constexpr (Fixed) kprim::segmented_inclusive_scan(Space(), x, fixed_size, out);
+      else if constexpr (Exclusive) kprim::segmented_exclusive_scan(Space(), x, offsets, out, T(0));
+      else kprim::segmented_inclusive_scan(Space(), x, offsets, out);
+    });
+  } else {
+    const auto kernel = KOKKOS_LAMBDA(const typename policy::member_type& member) {
+      const std::int64_t first = offsets(member.league_rank()), last = offsets(member.league_rank() + 1);
+      Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, first, last), [&](std::int64_t i, T& partial, bool final) {
+        if (final && Exclusive) out(i) = partial;
+        partial += T(x(i));
+        if (final && !Exclusive) out(i) = partial;
+      });
+    };
+    s = time_calls(state, [&] {
+      Kokkos::parallel_for("kokkos_segmented_scan", policy(Space(), segments, Kokkos::AUTO), kernel);
+    });
+  }
+  if (count_different(out, reference)) wrong("app:segmented_scan " + impl + " " + variant);
+  record<In>(state, "app:segmented_scan", impl.c_str(), variant, n, s, double(n) * (sizeof(In) + sizeof(T)));
+}
+
 void register_segmented(std::int64_t n) {
   std::vector<std::string> impls{"kprim", "kokkos"};
 #ifdef KPRIM_BENCH_CUB
@@ -1150,6 +1215,18 @@ void register_segmented(std::int64_t n) {
             ->Iterations(settings.repetitions)
             ->Unit(benchmark::kMicrosecond);
     }
+  for (const std::string impl : {"kprim", "kokkos"}) {
+    auto add = [&](const std::string& variant, const std::string& type, auto body) {
+      benchmark::RegisterBenchmark(("app:segmented_scan/" + impl + "/" + variant + "/" + type + "/" + std::to_string(n)).c_str(),
+                                   [impl, variant, n, body](benchmark::State& state) { body(state, impl, variant, n); })
+          ->UseManualTime()
+          ->Iterations(settings.repetitions)
+          ->Unit(benchmark::kMicrosecond);
+    };
+    add("1000_int32_to_int64_exclusive", "int32", segmented_scan_call<std::int32_t, std::int64_t, true, false, false>);
+    add("1000_strided", "float", segmented_scan_call<float, float, false, true, false>);
+    add("fixed_1000", "float", segmented_scan_call<float, float, false, false, true>);
+  }
 }
 
 // ---- profiling regions with no tool loaded (issue #23) -------------------------------------
