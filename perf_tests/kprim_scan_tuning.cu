@@ -6,7 +6,7 @@
 // Every policy's output is checked against CUB's (exactly for integers, to a relative 1e-5 on the
 // last element for floating point); a mismatch aborts. Two probe rows (probe:staged-copy,
 // probe:staged-local-scan: the default's tile work without the look-back, results not scans) show
-// what the look-back costs. Output: one CSV row per (type, n, candidate):
+// what the look-back costs (for the short-scan kernel). Output: one CSV row per (type, n, candidate):
 //   type,n,candidate,time_us,gbps,vs_cub,vs_copy
 // GB/s counts the ideal traffic of a scan (n reads + n writes). Median of --reps timed calls after
 // two warm-up calls; the scan's own memset of its tile states is inside the timing, CUB's
@@ -37,16 +37,21 @@ using kprim::impl::cuda::Input;
 using kprim::impl::cuda::Output;
 using kprim::impl::cuda::ScanPolicy;
 
-// Candidates: today's defaults first (shared-memory runs folded and rescanned as 2 chains, the
-// rescan before the look-back: 128 x 64 / 6 for 4-byte types, 128 x 32 / 6 for 8-byte ones), then
-// the same shapes without chains or early rescan (the defaults until 2026-11-23 night). The runs
+// Candidates: today's default for short scans first (shared-memory runs folded and rescanned as
+// 2 chains, the rescan before the look-back: 128 x 64 / 6 for 4-byte types, 128 x 32 / 6 for
+// 8-byte ones), then the same shape without chains or early rescan (the default until 2026-11-23
+// night), then the lagged kernel (persistent blocks holding two tiles, the default for long
+// scans: 128 x 32 / 6 and 128 x 16 / 6) and the lagged shapes it was chosen from (2026-11-26). The runs
 // held in registers (256 x 32; 224 x 24, CUB's sm90 shape) lost and left the kernel; they, the
 // earlier sweeps' candidates and the look-back experiments of 2026-11-26 (wider windows, larger
 // tiles, a look-back warp, poll back-off, persistent blocks; none reached the copy) are in
 // perf_tests/results (CSVs and README.md, "Scan at copy speed").
-// ScanPolicy<threads, items, min blocks per SM, chains, rescan before look-back>.
-using Candidates4 = std::tuple<ScanPolicy<128, 64, 6>, ScanPolicy<128, 64, 6, 1, false>>;
-using Candidates8 = std::tuple<ScanPolicy<128, 32, 6>, ScanPolicy<128, 32, 6, 1, false>>;
+// ScanPolicy<threads, items, min blocks per SM, chains, rescan before look-back, lagged>.
+using Candidates4 = std::tuple<ScanPolicy<128, 64, 6>, ScanPolicy<128, 64, 6, 1, false>, ScanPolicy<128, 32, 6, 2, true, true>,
+                               ScanPolicy<128, 64, 3, 2, true, true>, ScanPolicy<256, 32, 3, 2, true, true>,
+                               ScanPolicy<128, 16, 8, 2, true, true>, ScanPolicy<64, 64, 6, 2, true, true>>;
+using Candidates8 = std::tuple<ScanPolicy<128, 32, 6>, ScanPolicy<128, 32, 6, 1, false>, ScanPolicy<128, 16, 6, 2, true, true>,
+                               ScanPolicy<128, 32, 3, 2, true, true>, ScanPolicy<256, 16, 3, 2, true, true>>;
 
 // Probes of the kernel's structure at the default shape (not scans): a tile staged through shared
 // memory and stored back (the copy this structure allows), and the same with the fold, block scan
@@ -81,11 +86,11 @@ std::string name_of() {
   return std::to_string(Policy::block_size) + "x" + std::to_string(Policy::items) + "/min" +
          std::to_string(Policy::min_blocks_per_sm) + "/shared" +
          (Policy::chains > 1 ? "/chains" + std::to_string(Policy::chains) : "") +
-         (Policy::scan_before_look_back ? "/early" : "");
+         (Policy::scan_before_look_back ? "/early" : "") + (Policy::lagged ? "/lagged" : "");
 }
 
 template <class T>
-void run_type(const char* type, const std::vector<std::int64_t>& sizes, int reps, int max_candidates) {
+void run_type(const char* type, const std::vector<std::int64_t>& sizes, int reps, int max_candidates, int sm_count) {
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
@@ -138,7 +143,7 @@ void run_type(const char* type, const std::vector<std::int64_t>& sizes, int reps
             check(cudaMalloc(&temp, std::max<std::size_t>(temp_bytes, 16)), "cudaMalloc temp");
             const double us = median_us(reps, start, stop, [&] {
               check(kprim::impl::cuda::launch_scan<T, kprim::Sum, Policy>(nullptr, Input<T>{in, 1}, Output<T>{out, 1}, n,
-                                                                          false, T(0), kprim::Sum{}, total, temp),
+                                                                          false, T(0), kprim::Sum{}, total, temp, sm_count),
                     "launch_scan");
             });
             check(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost), "copy back");
@@ -171,7 +176,7 @@ int main(int argc, char** argv) {
   std::printf("# %s, inclusive sum, median of %d\ntype,n,candidate,time_us,gbps,vs_cub,vs_copy\n", properties.name,
               options.reps);
   const bool known = for_each_type(options.types, "kprim-scan-tuning", [&]<class T>(const char* type) {
-    run_type<T>(type, options.sizes(), options.reps, options.max_candidates);
+    run_type<T>(type, options.sizes(), options.reps, options.max_candidates, properties.multiProcessorCount);
   });
   return known ? 0 : 2;
 }

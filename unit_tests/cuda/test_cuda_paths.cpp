@@ -7,10 +7,14 @@
 #include "../test_support.hpp"
 
 #include <kprim/impl/cuda/trait.hpp>
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(__CUDACC__)
+#include <kprim/impl/cuda/scan.cuh>  // the lagged kernel's sizes
+#endif
 
 #include <catch2/catch_template_test_macros.hpp>
 
 #include <numeric>
+#include <random>
 
 using namespace kprim_test;
 
@@ -95,16 +99,18 @@ TEMPLATE_LIST_TEST_CASE("CUDA paths: dot with differently aligned inputs", "[cud
   }
 }
 
-TEMPLATE_LIST_TEST_CASE("CUDA paths: scans of every size and offset, guards untouched", "[cuda]", CudaValueOp) {
-  using T = typename TestType::value;
-  using Op = typename TestType::op;
+/// Inclusive and exclusive scans of n elements for each n in `sizes`, from each input offset into
+/// each output offset (guards untouched), then in place; results and totals checked.
+template <class T, class Op>
+void check_scans(const std::vector<std::int64_t>& sizes, std::initializer_list<int> in_offsets,
+                 std::initializer_list<int> out_offsets, const char* name) {
   const Kokkos::Cuda space;
   const Op op;
-  for (const std::int64_t n : cuda_sizes()) {
+  for (const std::int64_t n : sizes) {
     const std::vector<T> host = exact_input<T, Op>(n + 3, 7000 + n);
     const auto all_in = to_space(space, host, "in");
-    for (const int in_offset : {0, 1, 3}) {
-      for (const int out_offset : {0, 2}) {
+    for (const int in_offset : in_offsets) {
+      for (const int out_offset : out_offsets) {
         for (const bool exclusive : {false, true}) {
           const T init = exclusive ? exact_init<T, Op>() : kprim::identity_of<T>(op);
           std::vector<T> expected(n);
@@ -127,7 +133,7 @@ TEMPLATE_LIST_TEST_CASE("CUDA paths: scans of every size and offset, guards unto
             kprim::inclusive_scan(space, in, out, total, op);
           space.fence();
           const std::vector<T> got = to_host(buffer);
-          INFO(case_name<TestType>() << ", n = " << n << ", in offset " << in_offset << ", out offset " << out_offset
+          INFO(name << ", n = " << n << ", in offset " << in_offset << ", out offset " << out_offset
                                      << (exclusive ? ", exclusive" : ", inclusive"));
           REQUIRE(first_mismatch(std::vector<T>(got.begin() + guard + out_offset, got.end() - guard), expected) < 0);
           for (std::int64_t i = 0; i < guard + out_offset; ++i) REQUIRE(got[i] == sentinel<T>());
@@ -142,7 +148,143 @@ TEMPLATE_LIST_TEST_CASE("CUDA paths: scans of every size and offset, guards unto
     kprim::inclusive_scan(space, inout, inout, op);
     std::vector<T> expected(n);
     std::inclusive_scan(host.begin(), host.begin() + n, expected.begin(), op);
-    INFO(case_name<TestType>() << ", n = " << n << ", in place");
+    INFO(name << ", n = " << n << ", in place");
     REQUIRE(first_mismatch(to_host(inout), expected) < 0);
   }
 }
+
+TEMPLATE_LIST_TEST_CASE("CUDA paths: scans of every size and offset, guards untouched", "[cuda]", CudaValueOp) {
+  check_scans<typename TestType::value, typename TestType::op>(cuda_sizes(), {0, 1, 3}, {0, 2},
+                                                               case_name<TestType>().c_str());
+}
+
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(__CUDACC__)
+namespace {
+
+/// Sizes around where long scans of T move to the lagged kernel on this GPU (a block's second
+/// round of tiles): the last size of the default kernel, the first of the lagged one, and one of
+/// several rounds ending in a short tile.
+template <class T>
+std::vector<std::int64_t> lagged_scan_sizes() {
+  namespace cuda = kprim::impl::cuda;
+  int device = 0, sm_count = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
+  using policy = cuda::lagged_scan_policy<T>;
+  const std::int64_t first = 2 * std::int64_t(sm_count) * policy::min_blocks_per_sm * policy::tile_size;
+  REQUIRE_FALSE(cuda::takes_lagged_scan<T>(first - 1, sm_count));
+  REQUIRE(cuda::takes_lagged_scan<T>(first, sm_count));
+  std::vector<std::int64_t> list{first - 1, first, 3 * first + policy::tile_size / 2 + 7};
+  std::erase_if(list, [](std::int64_t n) { return n > max_test_size(); });
+  return list;
+}
+
+/// x -> a x + b (mod 46349) in 8 bytes; op(f, g) applies f, then g: associative, not commutative,
+/// and as wide as the lagged kernel takes.
+struct Affine32 {
+  std::int32_t a = 1, b = 0;
+  KOKKOS_FUNCTION friend bool operator==(const Affine32& x, const Affine32& y) { return x.a == y.a && x.b == y.b; }
+  friend const Affine32& operator+(const Affine32& f) { return f; }  // first_mismatch prints +value
+  friend std::ostream& operator<<(std::ostream& os, const Affine32& f) { return os << f.a << " x + " << f.b; }
+};
+
+struct ThenAffine32 {
+  static constexpr std::int64_t p = 46349;
+  KOKKOS_FUNCTION Affine32 identity() const { return {}; }
+  KOKKOS_FUNCTION Affine32 operator()(const Affine32& f, const Affine32& g) const {
+    return {std::int32_t(std::int64_t(g.a) * f.a % p), std::int32_t((std::int64_t(g.a) * f.b + g.b) % p)};
+  }
+};
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("CUDA paths: long scans (the lagged kernel), every type and op", "[cuda]", CudaValueOp) {
+  using T = typename TestType::value;
+  if constexpr (kprim::impl::cuda::lagged_scan_avail_v<T>)
+    check_scans<T, typename TestType::op>(lagged_scan_sizes<T>(), {0, 1}, {0}, case_name<TestType>().c_str());
+}
+
+TEST_CASE("CUDA paths: long scans of a non-commutative user op and of int32 counts into int64 offsets", "[cuda]") {
+  static_assert(kprim::impl::cuda_spec_avail_v<Kokkos::Cuda, kprim::impl::Primitive::scan, Affine32, Affine32, ThenAffine32>);
+  const Kokkos::Cuda space;
+  const ThenAffine32 op;
+  for (const std::int64_t n : lagged_scan_sizes<Affine32>()) {
+    std::mt19937_64 rng(n);
+    std::vector<Affine32> host(n);
+    for (auto& f : host) f = {std::int32_t(1 + rng() % 46348), std::int32_t(rng() % 46349)};
+    const auto in = to_space(space, host, "in");
+    Kokkos::View<Affine32*, Kokkos::CudaSpace> out("out", n);
+    std::vector<Affine32> expected(n);
+    const Affine32 init{7, 11};
+    std::exclusive_scan(host.begin(), host.end(), expected.begin(), init, op);
+    kprim::exclusive_scan(space, in, out, init, op);
+    INFO("affine maps, n = " << n << ", exclusive");
+    REQUIRE(first_mismatch(to_host(out), expected) < 0);
+    std::inclusive_scan(host.begin(), host.end(), expected.begin(), op);
+    kprim::inclusive_scan(space, in, in, op);
+    INFO("in place, inclusive");
+    REQUIRE(first_mismatch(to_host(in), expected) < 0);
+  }
+  for (const std::int64_t n : lagged_scan_sizes<std::int64_t>()) {
+    std::mt19937_64 rng(n + 1);
+    std::vector<std::int32_t> counts(n);
+    for (auto& c : counts) c = std::int32_t(rng() % 50);
+    const auto in = to_space(space, counts, "counts");
+    Kokkos::View<std::int64_t*, Kokkos::CudaSpace> offsets("offsets", n + 1);
+    Kokkos::View<std::int64_t, Kokkos::HostSpace> total("total");
+    kprim::exclusive_scan(space, in, Kokkos::subview(offsets, std::pair<std::int64_t, std::int64_t>(0, n)),
+                          std::int64_t(0), total);
+    space.fence();
+    std::vector<std::int64_t> expected(n + 1, 0);
+    std::inclusive_scan(counts.begin(), counts.end(), expected.begin() + 1, std::plus<>{}, std::int64_t(0));
+    std::vector<std::int64_t> got = to_host(offsets);
+    got[n] = total();
+    INFO("int32 counts -> int64 offsets, n = " << n);
+    REQUIRE(first_mismatch(got, expected) < 0);
+  }
+}
+TEST_CASE("CUDA paths: long segmented scans (the lagged kernel)", "[cuda]") {
+  const Kokkos::Cuda space;
+  for (const std::int64_t n : lagged_scan_sizes<float>()) {
+    // CSR segments of 0-2999 elements (a third empty) from element 5 to n - 3: the rest is never written.
+    std::mt19937_64 rng(n + 2);
+    std::vector<std::int64_t> offsets{5};
+    while (offsets.back() < n - 3) {
+      const std::int64_t length = rng() % 3 == 0 ? 0 : std::int64_t(rng() % 3000);
+      offsets.push_back(std::min(offsets.back() + length, n - 3));
+    }
+    const std::vector<std::int32_t> host = exact_input<std::int32_t, kprim::Sum>(n, 9000 + n);
+    const auto in32 = to_space(space, host, "in32");
+    const auto in = to_space(space, std::vector<float>(host.begin(), host.end()), "in");
+    const auto device_offsets = to_space(space, offsets, "offsets");
+    std::vector<float> inclusive(n, sentinel<float>());
+    std::vector<std::int64_t> exclusive(n, sentinel<std::int64_t>());
+    for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+      float running = 0;
+      std::int64_t before = 3;  // init
+      for (std::int64_t i = offsets[s]; i < offsets[s + 1]; ++i) {
+        running += float(host[i]);
+        inclusive[i] = running;
+        exclusive[i] = before;
+        before += host[i];
+      }
+    }
+    Kokkos::View<float*, Kokkos::CudaSpace> out("out", n);
+    Kokkos::deep_copy(out, sentinel<float>());
+    kprim::segmented_inclusive_scan(space, in, device_offsets, out);
+    INFO("n = " << n << ", " << offsets.size() - 1 << " segments, inclusive float");
+    REQUIRE(first_mismatch(to_host(out), inclusive) < 0);
+    Kokkos::View<std::int64_t*, Kokkos::CudaSpace> out64("out64", n);
+    Kokkos::deep_copy(out64, sentinel<std::int64_t>());
+    kprim::segmented_exclusive_scan(space, in32, device_offsets, out64, std::int64_t(3));
+    INFO("exclusive, int32 -> int64");
+    REQUIRE(first_mismatch(to_host(out64), exclusive) < 0);
+    // fixed segments of 1000 (the last shorter), in place
+    std::vector<float> fixed(n);
+    for (std::int64_t i = 0; i < n; ++i) fixed[i] = (i % 1000 == 0 ? 0.0f : fixed[i - 1]) + float(host[i]);
+    kprim::segmented_inclusive_scan(space, in, 1000, in);
+    INFO("fixed segments of 1000, in place");
+    REQUIRE(first_mismatch(to_host(in), fixed) < 0);
+  }
+}
+#endif

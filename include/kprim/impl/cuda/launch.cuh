@@ -111,29 +111,44 @@ void transform_reduce(const char* function, const Kokkos::Cuda& space, const Sou
 
 template <class T>
 std::size_t scan_temp_bytes(std::int64_t n) {
-  return scan_temp_bytes_for<T, default_scan_policy<T>>(n);
+  // Room for either kernel (the lagged one's smaller tiles need more tile words).
+  if constexpr (lagged_scan_avail_v<T>)
+    return std::max(scan_temp_bytes_for<T, default_scan_policy<T>>(n), scan_temp_bytes_for<T, lagged_scan_policy<T>>(n));
+  else
+    return scan_temp_bytes_for<T, default_scan_policy<T>>(n);
 }
+
+namespace detail {
+/// The single-pass scan of source into sink: the lagged kernel for long scans, the default one otherwise.
+template <class T, class Op, class Source, class Sink>
+void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Source& source, const Sink& sink,
+                     std::int64_t n, bool exclusive, T seed, Op op, T* total, void* temp) {
+  const int sm_count = cached_sm_count(function, space);
+  const auto launch = [&]<class Policy>(const char* kernel_name) {
+    check_tiles(function, scan_tiles<Policy>(n), n, "scan");
+    const ToolsKernel announce(kernel_name, space);
+    check_launch(function,
+                 int(launch_scan<T, Op, Policy>(space.cuda_stream(), source, sink, n, exclusive, seed, op, total, temp,
+                                                sm_count)),
+                 "scan kernel launch");
+  };
+  if constexpr (lagged_scan_avail_v<T>) {
+    if (takes_lagged_scan<T>(n, sm_count)) return launch.template operator()<lagged_scan_policy<T>>("kprim::cuda::lagged_scan_kernel");
+  }
+  launch.template operator()<default_scan_policy<T>>("kprim::cuda::scan_kernel");
+}
+}  // namespace detail
 
 template <class In, class T, class Op>
 void scan(const char* function, const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n, bool exclusive,
           T seed, Op op, T* total, void* temp) {
-  using policy = default_scan_policy<T>;
-  detail::check_tiles(function, scan_tiles<policy>(n), n, "scan");
-  const ToolsKernel announce("kprim::cuda::scan_kernel", space);
-  check_launch(function,
-               int(launch_scan<T, Op, policy>(space.cuda_stream(), in, out, n, exclusive, seed, op, total, temp)),
-               "scan kernel launch");
+  detail::launch_any_scan(function, space, in, out, n, exclusive, seed, op, total, temp);
 }
 
 template <class T, class Op, class Source, class Sink>
 void scan_indexed(const char* function, const Kokkos::Cuda& space, const Source& source, const Sink& sink, std::int64_t n,
                   bool exclusive, T seed, Op op, T* total, void* temp) {
-  using policy = default_scan_policy<T>;
-  detail::check_tiles(function, scan_tiles<policy>(n), n, "scan");
-  const ToolsKernel announce("kprim::cuda::scan_kernel", space);
-  check_launch(function,
-               int(launch_scan<T, Op, policy>(space.cuda_stream(), source, sink, n, exclusive, seed, op, total, temp)),
-               "scan kernel launch");
+  detail::launch_any_scan(function, space, source, sink, n, exclusive, seed, op, total, temp);
 }
 
 /// The select_kernel tuning for a selection (by the size of what it loads per element).

@@ -17,6 +17,10 @@
 // theirs from the block-local prefix while warp 0 looks back, the tile prefix being added as the
 // runs are stored. In: n reads, out: n writes, plus a few bytes per tile: the 2n traffic of a copy.
 //
+// Long scans run lagged (run_tiles): persistent blocks hold two tiles, and each publishes its next
+// tile's aggregate before it looks back for the previous one, so no block sits on its only tile
+// while it waits (that wait was half a block's life and held the copy to 0.85).
+//
 // A tile's flag and value share one word (TileWord), so publishing and reading are single
 // accesses at GPU scope that bypass the non-coherent L1.
 
@@ -24,6 +28,7 @@
 #include <kprim/impl/cuda/load.cuh>
 #include <kprim/ops.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -34,13 +39,18 @@ namespace kprim::impl::cuda {
 /// how many independent chains fold and rescan a run (Chains), and whether each lane rescans its
 /// run from the block-local prefix while warp 0 looks back, the tile prefix being applied as the
 /// run is stored (ScanBeforeLookBack).
-template <int BlockSize, int Items, int MinBlocksPerSM, int Chains = 2, bool ScanBeforeLookBack = true>
+/// With Lagged, the blocks are persistent (MinBlocksPerSM per SM) and hold two tiles: each folds
+/// and publishes its next tile before it looks back for and stores its previous one
+/// (lagged_scan_kernel).
+template <int BlockSize, int Items, int MinBlocksPerSM, int Chains = 2, bool ScanBeforeLookBack = true,
+          bool Lagged = false>
 struct ScanPolicy {
   static constexpr int block_size = BlockSize;
   static constexpr int items = Items;
   static constexpr int min_blocks_per_sm = MinBlocksPerSM;
   static constexpr int chains = Chains;
   static constexpr bool scan_before_look_back = ScanBeforeLookBack;
+  static constexpr bool lagged = Lagged;
   static constexpr std::int64_t tile_size = std::int64_t(BlockSize) * Items;
   static_assert(BlockSize % 32 == 0, "kprim: CUDA block sizes are whole warps");
 };
@@ -54,6 +64,29 @@ template <class T>
 using default_scan_policy = std::conditional_t<
     sizeof(T) <= 4, ScanPolicy<128, 64, 6>,
     std::conditional_t<sizeof(T) == 8, ScanPolicy<128, 32, 6>, ScanPolicy<128, 16, 6>>>;
+
+// Long scans of accumulators up to 8 bytes take the lagged kernel, 4096 (4-byte) or 2048 (8-byte)
+// elements a tile, 6 blocks of 128 threads per SM (two tiles each in 36.9 KB of shared memory).
+// H100, kprim-scan-tuning, 2026-11-26: copy time / kprim time at 2^28 0.92-0.93 (float, int32),
+// 0.94-0.95 (double, int64), against 0.85-0.91 for the default shape (perf_tests/results/README.md).
+template <class T>
+using lagged_scan_policy = std::conditional_t<sizeof(T) <= 4, ScanPolicy<128, 32, 6, 2, true, true>,
+                                              ScanPolicy<128, 16, 6, 2, true, true>>;
+template <class T>
+inline constexpr bool lagged_scan_avail_v = sizeof(T) <= 8;
+
+/// Whether a scan of n elements of T takes the lagged kernel on a GPU of sm_count SMs: when its
+/// persistent blocks get two rounds or more. Shorter scans keep the default kernel, which is
+/// faster while every block holds one tile anyway (H100, 2^20: 0.68-0.74 of a copy against 0.57-0.70).
+template <class T>
+constexpr bool takes_lagged_scan(std::int64_t n, int sm_count) {
+  if constexpr (!lagged_scan_avail_v<T>) {
+    return false;
+  } else {
+    using policy = lagged_scan_policy<T>;
+    return n >= 2 * std::int64_t(sm_count) * policy::min_blocks_per_sm * policy::tile_size;
+  }
+}
 
 enum TileFlag : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2 };
 
@@ -167,87 +200,25 @@ __device__ T look_back(const TileWord<T>* words, std::int64_t tile, const Op& op
   }
 }
 
-/// Scans source (element i converted to the accumulator T as it is loaded: an Input of any
-/// element type, or a functor) into sink (sink.put(i, value): an Output, or a callback). With
-/// VectorIn / VectorOut (an Input / Output, contiguous and 16-byte aligned) the tiles move in
-/// 16-byte vectors; otherwise each warp reads and writes its elements in index order, 32
-/// consecutive indices per instruction.
-template <class T, class Op, class Policy, class Source, class Sink, bool VectorIn, bool VectorOut>
-__global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
-    scan_kernel(Source in, Sink out, std::int64_t n, bool exclusive, T seed, Op op, T* total, TileWord<T>* words,
-                unsigned* tile_counter) {
-  constexpr int scan_block_size = Policy::block_size;
-  constexpr int items = Policy::items;
-  constexpr std::int64_t tile_size = Policy::tile_size;
-  static_assert(items % Vector16<T>::size == 0, "kprim: scan items per thread must fill whole 16-byte vectors");
-  __shared__ BlockStorage<T, scan_block_size> storage;
-  using runs = WarpRuns<T, items>;
-  __shared__ Slots<T, (scan_block_size / warp_size) * runs::elements> exchange_storage;
-  __shared__ std::int64_t tile_slot;
-  __shared__ Slots<T, 1> prefix_storage;
-  T& prefix_slot = prefix_storage[0];
-  const T identity = identity_of<T>(op);
-
-  std::int64_t tile = 0;
-  if (gridDim.x > 1) {
-    if (threadIdx.x == 0) tile_slot = atomicAdd(tile_counter, 1u);
-    __syncthreads();
-    tile = tile_slot;
-  }
-  const bool full_tile = (tile + 1) * tile_size <= n;
-
-  // Full aligned tiles move through shared memory warp by warp (WarpRuns): coalesced vector
-  // loads, then each lane takes its own run of `items` consecutive elements.
-  constexpr int per_warp = warp_size * items;
-  const int lane = lane_id();
-  T* const exchange = exchange_storage.data() + (threadIdx.x / warp_size) * runs::elements;
-  const std::int64_t warp_first = tile * tile_size + std::int64_t(threadIdx.x / warp_size) * per_warp;
-  T thread_total;
-  constexpr int chains = Policy::chains;
-  [[maybe_unused]] T sub_totals[chains];
+/// Moves a warp's part of a tile (32 * items elements from warp_first) into its runs: 16-byte
+/// vectors with VectorIn (the last tile short), element by element in index order otherwise.
+template <class T, class Policy, bool VectorIn, class Source>
+__device__ __forceinline__ void stage_tile(const Source& in, std::int64_t warp_first, std::int64_t n, bool full_tile,
+                                           const T& identity, T* exchange, int lane) {
+  using runs = WarpRuns<T, Policy::items>;
   if constexpr (VectorIn) {
     if (full_tile) runs::stage(in.data + warp_first, exchange, lane);
     else runs::stage_partial(in.data + warp_first, n - warp_first, identity, exchange, lane);  // the last tile
   } else {
     runs::stage_indexed(in, warp_first, n, identity, exchange, lane);
   }
-  runs::fold(exchange, lane, op, sub_totals);
-  thread_total = sub_totals[0];
-#pragma unroll
-  for (int c = 1; c < chains; ++c) thread_total = op(thread_total, sub_totals[c]);
-  T aggregate;
-  const T thread_prefix = block_exclusive_scan<scan_block_size>(thread_total, op, identity, aggregate, storage);
+}
 
-  T tile_prefix = seed;
-  if (gridDim.x > 1) {
-    if (tile == 0) {
-      if (threadIdx.x == 0) TileWord<T>::publish(words, op(seed, aggregate), tile_inclusive);
-    } else {
-      if (threadIdx.x < warp_size) {
-        if (threadIdx.x == 0) TileWord<T>::publish(words + tile, aggregate, tile_aggregate);
-        const T exclusive_prefix = look_back(words, tile, op, identity);  // tile 0's prefix holds the seed
-        if (threadIdx.x == 0) {
-          TileWord<T>::publish(words + tile, op(exclusive_prefix, aggregate), tile_inclusive);
-          prefix_slot = exclusive_prefix;
-        }
-      }
-    }
-  }
-  // Early rescan: every warp but 0 rescans its runs from the block-local prefix while warp 0
-  // looks back (warp 0 after it); the tile prefix joins on the way out.
-  constexpr bool early = Policy::scan_before_look_back;
-  if constexpr (early) runs::scan_in_place(exchange, lane, thread_prefix, exclusive, op, sub_totals);
-  if (gridDim.x > 1 && tile != 0) {
-    __syncthreads();
-    tile_prefix = prefix_slot;
-  }
-
-  if constexpr (!early) runs::scan_in_place(exchange, lane, op(tile_prefix, thread_prefix), exclusive, op, sub_totals);
-  // The early rescan left the runs without the tile prefix: it joins as they are stored.
-  const auto stored = [&](const T& x) {
-    if constexpr (early) return op(tile_prefix, x);
-    else return x;
-  };
+/// Writes a warp's runs back out as stored(x), the counterpart of stage_tile.
+template <class T, class Policy, bool VectorOut, class Sink, class Stored>
+__device__ __forceinline__ void store_tile(const Sink& out, std::int64_t warp_first, std::int64_t n, bool full_tile,
+                                           const T* exchange, int lane, const Stored& stored) {
+  using runs = WarpRuns<T, Policy::items>;
   if constexpr (VectorOut) {
     if (full_tile) runs::unstage(out.data + warp_first, exchange, lane, stored);
     else runs::unstage_partial(out.data + warp_first, n - warp_first, exchange, lane, stored);
@@ -256,7 +227,123 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   } else {
     runs::unstage_indexed([&](std::int64_t i, const T& x) { out.put(i, x); }, warp_first, n, exchange, lane, stored);
   }
-  if (total != nullptr && tile == gridDim.x - 1 && threadIdx.x == 0) *total = op(tile_prefix, aggregate);
+}
+
+/// Runs a block's tiles. begin(tile, buffer) loads the tile into shared-memory buffer 0 or 1,
+/// folds it and publishes its aggregate, and returns what finish(state) needs to look back,
+/// rescan and store it. Without Lagged a block takes one tile. With Lagged the blocks are
+/// persistent: each round a block begins a tile and only then finishes its previous round's tile,
+/// whose predecessors have had a whole round to publish, so the look-back rarely waits and the SM
+/// keeps loading while it does. No deadlock either way: a block publishes the aggregate of every
+/// tile it takes before it waits on anything, and it waits only on earlier tiles, all taken by
+/// running blocks (tile_counter hands them out in order; nullptr: one tile, one block).
+template <bool Lagged, class Begin, class Finish>
+__device__ __forceinline__ void run_tiles(std::int64_t tiles, unsigned* tile_counter, const Begin& begin,
+                                          const Finish& finish) {
+  __shared__ unsigned ticket_slots[2];
+  const auto take_ticket = [&](int round) {
+    return tile_counter != nullptr ? atomicAdd(tile_counter, 1u) : unsigned(round);
+  };
+  if (threadIdx.x == 0) {
+    ticket_slots[0] = take_ticket(0);
+    if constexpr (Lagged) ticket_slots[1] = take_ticket(1);  // a round ahead, off the critical path
+  }
+  __syncthreads();
+  auto pending = begin(std::int64_t(ticket_slots[0]), 0);
+  if constexpr (Lagged) {
+    for (int round = 1;; ++round) {
+      __syncthreads();  // this round's ticket is in; the block's shared slots are free again
+      const std::int64_t tile = ticket_slots[round & 1];
+      if (tile >= tiles) break;
+      if (threadIdx.x == 0) ticket_slots[(round + 1) & 1] = take_ticket(round + 1);
+      auto next = begin(tile, round & 1);
+      finish(pending);
+      pending = next;
+    }
+  }
+  finish(pending);
+}
+
+/// Shared-memory bytes of the scan kernel's runs: one tile, or two for a lagged policy.
+template <class T, class Policy>
+inline constexpr int scan_exchange_bytes =
+    (Policy::lagged ? 2 : 1) * (Policy::block_size / warp_size) * WarpRuns<T, Policy::items>::elements * int(sizeof(T));
+
+/// Scans source (element i converted to the accumulator T as it is loaded: an Input of any
+/// element type, or a functor) into sink (sink.put(i, value): an Output, or a callback). With
+/// VectorIn / VectorOut (an Input / Output, contiguous and 16-byte aligned) the tiles move in
+/// 16-byte vectors; otherwise each warp reads and writes its elements in index order, 32
+/// consecutive indices per instruction. Launched with scan_exchange_bytes<T, Policy> of dynamic
+/// shared memory; the grid is the tiles, or fewer persistent blocks with a lagged policy.
+template <class T, class Op, class Policy, class Source, class Sink, bool VectorIn, bool VectorOut>
+__global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
+    scan_kernel(Source in, Sink out, std::int64_t n, std::int64_t tiles, bool exclusive, T seed, Op op, T* total,
+                TileWord<T>* words, unsigned* tile_counter) {
+  constexpr int block_size = Policy::block_size;
+  constexpr int warps = block_size / warp_size;
+  constexpr int chains = Policy::chains;
+  constexpr std::int64_t tile_size = Policy::tile_size;
+  static_assert(Policy::items % Vector16<T>::size == 0, "kprim: scan items per thread must fill whole 16-byte vectors");
+  using runs = WarpRuns<T, Policy::items>;
+  __shared__ BlockStorage<T, block_size> storage;
+  __shared__ Slots<T, 1> prefix_storage;
+  extern __shared__ uint4 scan_exchange[];  // buffer b's runs of warp w at (b * warps + w) * runs::elements
+  T* const warp_exchange = reinterpret_cast<T*>(scan_exchange) + (threadIdx.x / warp_size) * runs::elements;
+  const T identity = identity_of<T>(op);
+  const int lane = lane_id();
+  const std::int64_t warp_offset = std::int64_t(threadIdx.x / warp_size) * warp_size * Policy::items;
+
+  // A begun tile: the thread's block-local prefix and sub-totals (per chain) of its run, and the tile's aggregate.
+  struct Begun {
+    std::int64_t tile;
+    int buffer;
+    T thread_prefix, aggregate;
+    T sub_totals[chains];
+  };
+  // Full aligned tiles move through shared memory warp by warp (WarpRuns): coalesced vector
+  // loads, then each lane folds its own run of `items` consecutive elements.
+  const auto begin = [&](std::int64_t tile, int buffer) {
+    Begun begun{tile, buffer, identity, identity, {}};
+    T* const exchange = warp_exchange + buffer * warps * runs::elements;
+    stage_tile<T, Policy, VectorIn>(in, tile * tile_size + warp_offset, n, (tile + 1) * tile_size <= n, identity,
+                                    exchange, lane);
+    runs::fold(exchange, lane, op, begun.sub_totals);
+    T thread_total = begun.sub_totals[0];
+#pragma unroll
+    for (int c = 1; c < chains; ++c) thread_total = op(thread_total, begun.sub_totals[c]);
+    begun.thread_prefix = block_exclusive_scan<block_size>(thread_total, op, identity, begun.aggregate, storage);
+    if (threadIdx.x == 0 && words != nullptr) {
+      if (tile == 0) TileWord<T>::publish(words, op(seed, begun.aggregate), tile_inclusive);
+      else TileWord<T>::publish(words + tile, begun.aggregate, tile_aggregate);
+    }
+    return begun;
+  };
+  // Warp 0 looks back; with early rescan the other warps rescan their runs from the block-local
+  // prefix meanwhile (warp 0 after it), and the tile prefix joins as the runs are stored.
+  const auto finish = [&](const Begun& begun) {
+    T* const exchange = warp_exchange + begun.buffer * warps * runs::elements;
+    if (begun.tile != 0 && threadIdx.x < warp_size) {
+      const T exclusive_prefix = look_back(words, begun.tile, op, identity);  // tile 0's prefix holds the seed
+      if (threadIdx.x == 0) {
+        TileWord<T>::publish(words + begun.tile, op(exclusive_prefix, begun.aggregate), tile_inclusive);
+        prefix_storage[0] = exclusive_prefix;
+      }
+    }
+    constexpr bool early = Policy::scan_before_look_back;
+    if constexpr (early) runs::scan_in_place(exchange, lane, begun.thread_prefix, exclusive, op, begun.sub_totals);
+    __syncthreads();
+    const T tile_prefix = begun.tile == 0 ? seed : prefix_storage[0];
+    if constexpr (!early)
+      runs::scan_in_place(exchange, lane, op(tile_prefix, begun.thread_prefix), exclusive, op, begun.sub_totals);
+    const auto stored = [&](const T& x) {
+      if constexpr (early) return op(tile_prefix, x);
+      else return x;
+    };
+    store_tile<T, Policy, VectorOut>(out, begun.tile * tile_size + warp_offset, n, (begun.tile + 1) * tile_size <= n,
+                                     exchange, lane, stored);
+    if (total != nullptr && begun.tile == tiles - 1 && threadIdx.x == 0) *total = op(tile_prefix, begun.aggregate);
+  };
+  run_tiles<Policy::lagged>(tiles, tile_counter, begin, finish);
 }
 
 /// Tiles `Policy` cuts n elements into (at least one: n = 0 still writes the total).
@@ -277,9 +364,10 @@ constexpr std::size_t scan_temp_bytes_for(std::int64_t n) {
 /// scan_temp_bytes_for<T, Policy>(n) bytes of device memory (zeroed here). Returns the launch's
 /// error code. Vector loads and stores are compiled only for Input / Output of whole 16-byte
 /// vectors (an Input of In needs whole input vectors in each lane's run of `items`).
+/// A lagged policy runs min(tiles, sm_count * Policy::min_blocks_per_sm) persistent blocks.
 template <class T, class Op, class Policy, class Source, class Sink>
 cudaError_t launch_scan(cudaStream_t stream, const Source& in, const Sink& out, std::int64_t n, bool exclusive, T seed,
-                        Op op, T* total, void* temp) {
+                        Op op, T* total, void* temp, int sm_count) {
   const std::int64_t tiles = scan_tiles<Policy>(n);
   TileWord<T>* words = nullptr;
   unsigned* counter = nullptr;
@@ -290,8 +378,16 @@ cudaError_t launch_scan(cudaStream_t stream, const Source& in, const Sink& out, 
     if (const cudaError_t error = cudaMemsetAsync(bytes, 0, scan_temp_bytes_for<T, Policy>(n), stream)) return error;
   }
   const auto launch = [&](auto vector_in, auto vector_out) {
-    scan_kernel<T, Op, Policy, Source, Sink, decltype(vector_in)::value, decltype(vector_out)::value>
-        <<<unsigned(tiles), Policy::block_size, 0, stream>>>(in, out, n, exclusive, seed, op, total, words, counter);
+    const auto kernel = scan_kernel<T, Op, Policy, Source, Sink, decltype(vector_in)::value, decltype(vector_out)::value>;
+    constexpr int exchange_bytes = scan_exchange_bytes<T, Policy>;
+    if constexpr (exchange_bytes > 48 * 1024) {
+      if (const cudaError_t error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, exchange_bytes))
+        return error;
+    }
+    std::int64_t grid = tiles;
+    if constexpr (Policy::lagged) grid = std::min(tiles, std::int64_t(sm_count > 0 ? sm_count : 1) * Policy::min_blocks_per_sm);
+    kernel<<<unsigned(grid), Policy::block_size, exchange_bytes, stream>>>(in, out, n, tiles, exclusive, seed, op, total,
+                                                                         words, counter);
     return cudaGetLastError();
   };
   using yes = std::true_type;

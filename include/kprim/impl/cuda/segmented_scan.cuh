@@ -21,13 +21,14 @@
 #include <kprim/impl/cuda/scan.cuh>
 #include <kprim/impl/validate.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
 namespace kprim::impl::cuda {
 
-/// The segmented scans' tile: the plain scan's default shape for the accumulator (64 items per
-/// thread for 4-byte types, 32 for 8-byte), so a lane's head bits fit one 64-bit word.
+/// The segmented scans' tiles: the plain scan's shapes for the accumulator (default_scan_policy,
+/// or lagged_scan_policy for long scans), so a lane's head bits fit one 64-bit word.
 template <class T>
 using segmented_scan_policy = default_scan_policy<T>;
 
@@ -36,153 +37,173 @@ using segmented_scan_policy = default_scan_policy<T>;
 /// that belong to a segment, the only ones written). Inclusive: out(i) = op over i's segment up to
 /// i; exclusive: op(init, the same up to i - 1), init at a segment's first element.
 /// Pair / PairOp: the (value, head) pair and its segmented op, for the lanes' and tiles' totals.
+/// Tiles run as the plain scan's do (run_tiles: one per block, or lagged), with
+/// scan_exchange_bytes<T, Policy> of dynamic shared memory.
 template <class T, class Pair, class PairOp, class Op, class Policy, class Source, class Heads, bool Exclusive,
           bool VectorIn, bool VectorOut>
 __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
-    segmented_scan_kernel(Source in, Output<T> out, Heads heads, std::int64_t n, T init, Op op, TileWord<Pair>* words,
-                          unsigned* tile_counter) {
+    segmented_scan_kernel(Source in, Output<T> out, Heads heads, std::int64_t n, std::int64_t tiles, T init, Op op,
+                          TileWord<Pair>* words, unsigned* tile_counter) {
   constexpr int block_size = Policy::block_size;
+  constexpr int warps = block_size / warp_size;
   constexpr int items = Policy::items;
   constexpr std::int64_t tile_size = Policy::tile_size;
   static_assert(items <= 64, "kprim: a lane's head bits are one 64-bit word");
   using runs = WarpRuns<T, items>;
   constexpr int width = runs::width;
+  constexpr int per_warp = warp_size * items;
   __shared__ BlockStorage<Pair, block_size> storage;
-  __shared__ Slots<T, (block_size / warp_size) * runs::elements> exchange_storage;
-  __shared__ std::int64_t tile_slot;
   __shared__ Slots<Pair, 1> prefix_storage;
+  extern __shared__ uint4 segmented_exchange[];  // as scan_kernel's
+  T* const warp_exchange = reinterpret_cast<T*>(segmented_exchange) + (threadIdx.x / warp_size) * runs::elements;
   const PairOp pair_op{op};
   const T identity = identity_of<T>(op);
   const Pair no_pair{identity, 0u};
-
-  std::int64_t tile = 0;
-  if (gridDim.x > 1) {
-    if (threadIdx.x == 0) tile_slot = atomicAdd(tile_counter, 1u);
-    __syncthreads();
-    tile = tile_slot;
-  }
-  const bool full_tile = (tile + 1) * tile_size <= n;
-  constexpr int per_warp = warp_size * items;
   const int lane = lane_id();
-  T* const exchange = exchange_storage.data() + (threadIdx.x / warp_size) * runs::elements;
-  const std::int64_t warp_first = tile * tile_size + std::int64_t(threadIdx.x / warp_size) * per_warp;
-  if constexpr (VectorIn) {
-    if (full_tile) runs::stage(in.data + warp_first, exchange, lane);
-    else runs::stage_partial(in.data + warp_first, n - warp_first, identity, exchange, lane);
-  } else {
-    runs::stage_indexed(in, warp_first, n, identity, exchange, lane);
-  }
-  const std::uint64_t head_bits = heads.template run_heads<items>(warp_first + std::int64_t(lane) * items, n);
+  const std::int64_t warp_offset = std::int64_t(threadIdx.x / warp_size) * per_warp;
 
-  // The lane's run from its last head on (all of it without one).
-  T* const run = runs::run_of(exchange, lane);
-  T folded = identity;
+  // A begun tile: the lane's head bits and block-local prefix, and the tile's aggregate.
+  struct Begun {
+    std::int64_t tile;
+    int buffer;
+    std::uint64_t head_bits;
+    Pair thread_prefix, aggregate;
+  };
+  const auto begin = [&](std::int64_t tile, int buffer) {
+    T* const exchange = warp_exchange + buffer * warps * runs::elements;
+    const std::int64_t warp_first = tile * tile_size + warp_offset;
+    stage_tile<T, Policy, VectorIn>(in, warp_first, n, (tile + 1) * tile_size <= n, identity, exchange, lane);
+    Begun begun{tile, buffer, heads.template run_heads<items>(warp_first + std::int64_t(lane) * items, n), no_pair,
+                no_pair};
+    // The lane's run from its last head on (all of it without one).
+    const T* const run = runs::run_of(exchange, lane);
+    T folded = identity;
 #pragma unroll
-  for (int q = 0; q < items / width; ++q) {
-    const Vector16<T> part = load_shared_vector(run + q * width);
+    for (int q = 0; q < items / width; ++q) {
+      const Vector16<T> part = load_shared_vector(run + q * width);
 #pragma unroll
-    for (int k = 0; k < width; ++k)
-      folded = (head_bits >> (q * width + k)) & 1u ? part.lane[k] : T(op(folded, part.lane[k]));
-  }
-  Pair aggregate;
-  const Pair thread_prefix =
-      block_exclusive_scan<block_size>(Pair{folded, head_bits != 0 ? 1u : 0u}, pair_op, no_pair, aggregate, storage);
+      for (int k = 0; k < width; ++k)
+        folded = (begun.head_bits >> (q * width + k)) & 1u ? part.lane[k] : T(op(folded, part.lane[k]));
+    }
+    begun.thread_prefix = block_exclusive_scan<block_size>(Pair{folded, begun.head_bits != 0 ? 1u : 0u}, pair_op,
+                                                           no_pair, begun.aggregate, storage);
+    if (threadIdx.x == 0 && words != nullptr)
+      TileWord<Pair>::publish(words + tile, begun.aggregate, tile == 0 ? tile_inclusive : tile_aggregate);
+    return begun;
+  };
+  const auto finish = [&](const Begun& begun) {
+    if (begun.tile != 0 && threadIdx.x < warp_size) {
+      const Pair exclusive_prefix = look_back(words, begun.tile, pair_op, no_pair);
+      if (threadIdx.x == 0) {
+        TileWord<Pair>::publish(words + begun.tile, pair_op(exclusive_prefix, begun.aggregate), tile_inclusive);
+        prefix_storage[0] = exclusive_prefix;
+      }
+    }
+    __syncthreads();
+    const Pair tile_prefix = begun.tile == 0 ? no_pair : prefix_storage[0];
 
-  Pair tile_prefix = no_pair;
-  if (gridDim.x > 1) {
-    if (tile == 0) {
-      if (threadIdx.x == 0) TileWord<Pair>::publish(words, aggregate, tile_inclusive);
-    } else {
-      if (threadIdx.x < warp_size) {
-        if (threadIdx.x == 0) TileWord<Pair>::publish(words + tile, aggregate, tile_aggregate);
-        const Pair exclusive_prefix = look_back(words, tile, pair_op, no_pair);
-        if (threadIdx.x == 0) {
-          TileWord<Pair>::publish(words + tile, pair_op(exclusive_prefix, aggregate), tile_inclusive);
-          prefix_storage[0] = exclusive_prefix;
+    // Rescan the run from the op over its segment's elements before it, restarting at each head.
+    T* const exchange = warp_exchange + begun.buffer * warps * runs::elements;
+    T* const run = runs::run_of(exchange, lane);
+    T carry = pair_op(tile_prefix, begun.thread_prefix).value;
+#pragma unroll
+    for (int q = 0; q < items / width; ++q) {
+      Vector16<T> part = load_shared_vector(run + q * width);
+#pragma unroll
+      for (int k = 0; k < width; ++k) {
+        const T x = part.lane[k];
+        const bool head = (begun.head_bits >> (q * width + k)) & 1u;
+        if constexpr (Exclusive) {
+          part.lane[k] = head ? init : T(op(init, carry));
+          carry = head ? x : T(op(carry, x));
+        } else {
+          carry = head ? x : T(op(carry, x));
+          part.lane[k] = carry;
         }
       }
-      __syncthreads();
-      tile_prefix = prefix_storage[0];
+      store_vector(run + q * width, part);
     }
-  }
 
-  // Rescan the run from the op over its segment's elements before it, restarting at each head.
-  T carry = pair_op(tile_prefix, thread_prefix).value;
-#pragma unroll
-  for (int q = 0; q < items / width; ++q) {
-    Vector16<T> part = load_shared_vector(run + q * width);
-#pragma unroll
-    for (int k = 0; k < width; ++k) {
-      const T x = part.lane[k];
-      const bool head = (head_bits >> (q * width + k)) & 1u;
-      if constexpr (Exclusive) {
-        part.lane[k] = head ? init : T(op(init, carry));
-        carry = head ? x : T(op(carry, x));
-      } else {
-        carry = head ? x : T(op(carry, x));
-        part.lane[k] = carry;
+    const std::int64_t warp_first = begun.tile * tile_size + warp_offset;
+    const std::int64_t covered_begin = heads.covered_begin(), covered_end = heads.covered_end();
+    if constexpr (VectorOut) {
+      if ((begun.tile + 1) * tile_size <= n && warp_first >= covered_begin && warp_first + per_warp <= covered_end) {
+        runs::unstage(out.data + warp_first, exchange, lane);
+        return;
       }
     }
-    store_vector(run + q * width, part);
-  }
-
-  const std::int64_t covered_begin = heads.covered_begin(), covered_end = heads.covered_end();
-  [[maybe_unused]] const bool whole_warp_covered = warp_first >= covered_begin && warp_first + per_warp <= covered_end;
-  if constexpr (VectorOut) {
-    if (full_tile && whole_warp_covered) {
-      runs::unstage(out.data + warp_first, exchange, lane);
-      return;
-    }
-  }
-  runs::unstage_indexed(
-      [&](std::int64_t i, const T& x) {
-        if (i >= covered_begin && i < covered_end) out.put(i, x);
-      },
-      warp_first, n, exchange, lane);
+    runs::unstage_indexed(
+        [&](std::int64_t i, const T& x) {
+          if (i >= covered_begin && i < covered_end) out.put(i, x);
+        },
+        warp_first, n, exchange, lane);
+  };
+  run_tiles<Policy::lagged>(tiles, tile_counter, begin, finish);
 }
 
 /// Temporary bytes of a segmented scan of n elements of T (as the plain scan's: a tile counter
-/// and one tile word of the pair per tile).
+/// and one tile word of the pair per tile, for the smaller tiles of the two shapes).
 template <class T, class Pair>
 constexpr std::size_t segmented_scan_temp_bytes(std::int64_t n) {
-  return scan_temp_bytes_for<Pair, segmented_scan_policy<T>>(n);
+  const std::size_t bytes = scan_temp_bytes_for<Pair, segmented_scan_policy<T>>(n);
+  if constexpr (lagged_scan_avail_v<T>) {
+    const std::size_t lagged = scan_temp_bytes_for<Pair, lagged_scan_policy<T>>(n);
+    return lagged > bytes ? lagged : bytes;
+  } else {
+    return bytes;
+  }
 }
 
-/// Launches segmented_scan_kernel on `space`'s stream (n > 0); `temp` holds
-/// segmented_scan_temp_bytes<T, Pair>(n) bytes of device memory (zeroed here).
+/// Launches segmented_scan_kernel on `space`'s stream (n > 0): lagged when the plain scan of T
+/// would be (takes_lagged_scan). `temp` holds segmented_scan_temp_bytes<T, Pair>(n) bytes of device
+/// memory (zeroed here).
 template <bool Exclusive, class Pair, class PairOp, class T, class In, class Heads, class Op>
 void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input<In>& in, const Output<T>& out,
                     const Heads& heads, std::int64_t n, const T& init, const Op& op, void* temp) {
-  using Policy = segmented_scan_policy<T>;
-  const std::int64_t tiles = scan_tiles<Policy>(n);
-  if (tiles > std::int64_t(0x7fffffff))
-    throw_invalid_argument(function, "a segmented scan of " + std::to_string(n) +
-                                         " elements needs more than 2^31 tiles on the CUDA path");
-  TileWord<Pair>* words = nullptr;
-  unsigned* counter = nullptr;
+  const int sm_count = cached_sm_count(function, space);
   const cudaStream_t stream = space.cuda_stream();
-  if (tiles > 1) {
-    auto* bytes = static_cast<unsigned char*>(temp);
-    counter = reinterpret_cast<unsigned*>(bytes);
-    words = reinterpret_cast<TileWord<Pair>*>(bytes + 16);
-    check_launch(function, int(cudaMemsetAsync(bytes, 0, segmented_scan_temp_bytes<T, Pair>(n), stream)),
-                 "segmented scan temporaries");
-  }
-  const ToolsKernel announce("kprim::cuda::segmented_scan_kernel", space);
-  const auto launch = [&](auto vector_in, auto vector_out) {
-    segmented_scan_kernel<T, Pair, PairOp, Op, Policy, Input<In>, Heads, Exclusive, decltype(vector_in)::value,
-                          decltype(vector_out)::value>
-        <<<unsigned(tiles), Policy::block_size, 0, stream>>>(in, out, heads, n, init, op, words, counter);
-    check_launch(function, int(cudaGetLastError()), "segmented scan kernel launch");
-  };
-  constexpr bool in_vectors = vectorizable_v<In> && Policy::items % vector_width_v<In> == 0;
-  if constexpr (in_vectors) {
-    if (in.stride == 1 && out.stride == 1 && is_aligned16(in.data) && is_aligned16(out.data)) {
-      launch(std::true_type{}, std::true_type{});
-      return;
+  const auto run = [&]<class Policy>(const char* kernel_name) {
+    const std::int64_t tiles = scan_tiles<Policy>(n);
+    if (tiles > std::int64_t(0x7fffffff))
+      throw_invalid_argument(function, "a segmented scan of " + std::to_string(n) +
+                                           " elements needs more than 2^31 tiles on the CUDA path");
+    TileWord<Pair>* words = nullptr;
+    unsigned* counter = nullptr;
+    if (tiles > 1) {
+      auto* bytes = static_cast<unsigned char*>(temp);
+      counter = reinterpret_cast<unsigned*>(bytes);
+      words = reinterpret_cast<TileWord<Pair>*>(bytes + 16);
+      check_launch(function, int(cudaMemsetAsync(bytes, 0, scan_temp_bytes_for<Pair, Policy>(n), stream)),
+                   "segmented scan temporaries");
     }
+    const ToolsKernel announce(kernel_name, space);
+    std::int64_t grid = tiles;
+    if constexpr (Policy::lagged) grid = std::min(tiles, std::int64_t(sm_count) * Policy::min_blocks_per_sm);
+    const auto launch = [&](auto vector_in, auto vector_out) {
+      const auto kernel = segmented_scan_kernel<T, Pair, PairOp, Op, Policy, Input<In>, Heads, Exclusive,
+                                                decltype(vector_in)::value, decltype(vector_out)::value>;
+      constexpr int exchange_bytes = scan_exchange_bytes<T, Policy>;
+      if constexpr (exchange_bytes > 48 * 1024)
+        check_launch(function, int(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, exchange_bytes)),
+                     "segmented scan kernel shared memory");
+      kernel<<<unsigned(grid), Policy::block_size, exchange_bytes, stream>>>(in, out, heads, n, tiles, init, op, words,
+                                                                           counter);
+      check_launch(function, int(cudaGetLastError()), "segmented scan kernel launch");
+    };
+    constexpr bool in_vectors = vectorizable_v<In> && Policy::items % vector_width_v<In> == 0;
+    if constexpr (in_vectors) {
+      if (in.stride == 1 && out.stride == 1 && is_aligned16(in.data) && is_aligned16(out.data)) {
+        launch(std::true_type{}, std::true_type{});
+        return;
+      }
+    }
+    launch(std::false_type{}, std::false_type{});
+  };
+  if constexpr (lagged_scan_avail_v<T>) {
+    if (takes_lagged_scan<T>(n, sm_count))
+      return run.template operator()<lagged_scan_policy<T>>("kprim::cuda::lagged_segmented_scan_kernel");
   }
-  launch(std::false_type{}, std::false_type{});
+  run.template operator()<segmented_scan_policy<T>>("kprim::cuda::segmented_scan_kernel");
 }
 
 }  // namespace kprim::impl::cuda
