@@ -141,12 +141,18 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   run_tiles<Policy::lagged>(tiles, tile_counter, begin, finish);
 }
 
+/// Whether long segmented scans of T run lagged: not when the pair needs a fenced tile word (8-byte
+/// values): twice the tiles, each look-back read fenced, made int32 -> int64 scans 1.26x slower
+/// (H100, 2^26, 570-580 us against 451-455).
+template <class T, class Pair>
+inline constexpr bool takes_lagged_segments_v = lagged_scan_avail_v<T> && tile_word_kind_v<Pair> != TileWordKind::split;
+
 /// Temporary bytes of a segmented scan of n elements of T (as the plain scan's: a tile counter
 /// and one tile word of the pair per tile, for the smaller tiles of the two shapes).
 template <class T, class Pair>
 constexpr std::size_t segmented_scan_temp_bytes(std::int64_t n) {
   const std::size_t bytes = scan_temp_bytes_for<Pair, segmented_scan_policy<T>>(n);
-  if constexpr (lagged_scan_avail_v<T>) {
+  if constexpr (takes_lagged_segments_v<T, Pair>) {
     const std::size_t lagged = scan_temp_bytes_for<Pair, lagged_scan_policy<T>>(n);
     return lagged > bytes ? lagged : bytes;
   } else {
@@ -199,7 +205,7 @@ void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input
     }
     launch(std::false_type{}, std::false_type{});
   };
-  if constexpr (lagged_scan_avail_v<T>) {
+  if constexpr (takes_lagged_segments_v<T, Pair>) {
     if (takes_lagged_scan<T>(n, sm_count))
       return run.template operator()<lagged_scan_policy<T>>("kprim::cuda::lagged_segmented_scan_kernel");
   }
