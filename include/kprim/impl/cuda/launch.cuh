@@ -119,23 +119,30 @@ std::size_t scan_temp_bytes(std::int64_t n) {
 }
 
 namespace detail {
-/// The single-pass scan of source into sink: the lagged kernel for long scans, the default one otherwise.
+/// The single-pass scan of source into sink: the lagged kernel for long scans of Views moved in
+/// vectors, the default one otherwise.
 template <class T, class Op, class Source, class Sink>
 void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Source& source, const Sink& sink,
                      std::int64_t n, bool exclusive, T seed, Op op, T* total, void* temp) {
   const int sm_count = cached_sm_count(function, space);
-  const auto launch = [&]<class Policy>(const char* kernel_name) {
-    check_tiles(function, scan_tiles<Policy>(n), n, "scan");
-    const ToolsKernel announce(kernel_name, space);
-    check_launch(function,
-                 int(launch_scan<T, Op, Policy>(space.cuda_stream(), source, sink, n, exclusive, seed, op, total, temp,
-                                                sm_count)),
-                 "scan kernel launch");
-  };
-  if constexpr (lagged_scan_avail_v<T>) {
-    if (takes_lagged_scan<T>(n, sm_count)) return launch.template operator()<lagged_scan_policy<T>>("kprim::cuda::lagged_scan_kernel");
+  if constexpr (lagged_scan_avail_v<T> && is_input_v<Source> && std::is_same_v<Sink, Output<T>>) {
+    using lagged = lagged_scan_policy<T>;
+    if (takes_lagged_scan<T>(n, sm_count) && scan_moves_vectors<T, lagged>(source, sink)) {
+      check_tiles(function, scan_tiles<lagged>(n), n, "scan");
+      const ToolsKernel announce("kprim::cuda::lagged_scan_kernel", space);
+      check_launch(function,
+                   int(launch_scan_as<T, Op, lagged, true, true>(space.cuda_stream(), source, sink, n, exclusive, seed,
+                                                                 op, total, temp, sm_count)),
+                   "scan kernel launch");
+      return;
+    }
   }
-  launch.template operator()<default_scan_policy<T>>("kprim::cuda::scan_kernel");
+  check_tiles(function, scan_tiles<default_scan_policy<T>>(n), n, "scan");
+  const ToolsKernel announce("kprim::cuda::scan_kernel", space);
+  check_launch(function,
+               int(launch_scan<T, Op, default_scan_policy<T>>(space.cuda_stream(), source, sink, n, exclusive, seed, op,
+                                                              total, temp, sm_count)),
+               "scan kernel launch");
 }
 }  // namespace detail
 

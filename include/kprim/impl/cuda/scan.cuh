@@ -77,7 +77,10 @@ inline constexpr bool lagged_scan_avail_v = sizeof(T) <= 8;
 
 /// Whether a scan of n elements of T takes the lagged kernel on a GPU of sm_count SMs: when its
 /// persistent blocks get two rounds or more. Shorter scans keep the default kernel, which is
-/// faster while every block holds one tile anyway (H100, 2^20: 0.68-0.74 of a copy against 0.57-0.70).
+/// faster while every block holds one tile anyway (H100, 2^20: 0.68-0.74 of a copy against
+/// 0.57-0.70). Only tiles moved in vectors run lagged (scan_moves_vectors): with element-wise
+/// loads from a lambda it was slower (H100, CRS offsets from a count lambda at 2^28: 2015 us
+/// against 1374).
 template <class T>
 constexpr bool takes_lagged_scan(std::int64_t n, int sm_count) {
   if constexpr (!lagged_scan_avail_v<T>) {
@@ -360,14 +363,24 @@ constexpr std::size_t scan_temp_bytes_for(std::int64_t n) {
   return tiles == 1 ? 0 : 16 + std::size_t(tiles) * sizeof(TileWord<T>);
 }
 
-/// Enqueues a `Policy` scan of source into sink on `stream`; `temp` holds
-/// scan_temp_bytes_for<T, Policy>(n) bytes of device memory (zeroed here). Returns the launch's
-/// error code. Vector loads and stores are compiled only for Input / Output of whole 16-byte
-/// vectors (an Input of In needs whole input vectors in each lane's run of `items`).
-/// A lagged policy runs min(tiles, sm_count * Policy::min_blocks_per_sm) persistent blocks.
-template <class T, class Op, class Policy, class Source, class Sink>
-cudaError_t launch_scan(cudaStream_t stream, const Source& in, const Sink& out, std::int64_t n, bool exclusive, T seed,
-                        Op op, T* total, void* temp, int sm_count) {
+/// Whether a `Policy` scan moves its tiles in 16-byte vectors both ways: an Input of whole input
+/// vectors per run into an Output of T, both contiguous and 16-byte aligned.
+template <class T, class Policy, class Source, class Sink>
+bool scan_moves_vectors(const Source& in, const Sink& out) {
+  if constexpr (is_input_v<Source> && std::is_same_v<Sink, Output<T>>) {
+    using In = typename Source::element_type;
+    if constexpr (vectorizable_v<In> && Policy::items % vector_width_v<In> == 0)
+      return in.stride == 1 && out.stride == 1 && is_aligned16(in.data) && is_aligned16(out.data);
+  }
+  return false;
+}
+
+/// Enqueues scan_kernel<..., VectorIn, VectorOut> of source into sink on `stream`; `temp` holds
+/// scan_temp_bytes_for<T, Policy>(n) bytes of device memory (zeroed here). A lagged policy runs
+/// min(tiles, sm_count * Policy::min_blocks_per_sm) persistent blocks. Returns the launch's error code.
+template <class T, class Op, class Policy, bool VectorIn, bool VectorOut, class Source, class Sink>
+cudaError_t launch_scan_as(cudaStream_t stream, const Source& in, const Sink& out, std::int64_t n, bool exclusive,
+                           T seed, Op op, T* total, void* temp, int sm_count) {
   const std::int64_t tiles = scan_tiles<Policy>(n);
   TileWord<T>* words = nullptr;
   unsigned* counter = nullptr;
@@ -377,35 +390,41 @@ cudaError_t launch_scan(cudaStream_t stream, const Source& in, const Sink& out, 
     words = reinterpret_cast<TileWord<T>*>(bytes + 16);
     if (const cudaError_t error = cudaMemsetAsync(bytes, 0, scan_temp_bytes_for<T, Policy>(n), stream)) return error;
   }
-  const auto launch = [&](auto vector_in, auto vector_out) {
-    const auto kernel = scan_kernel<T, Op, Policy, Source, Sink, decltype(vector_in)::value, decltype(vector_out)::value>;
-    constexpr int exchange_bytes = scan_exchange_bytes<T, Policy>;
-    if constexpr (exchange_bytes > 48 * 1024) {
-      if (const cudaError_t error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, exchange_bytes))
-        return error;
-    }
-    std::int64_t grid = tiles;
-    if constexpr (Policy::lagged) grid = std::min(tiles, std::int64_t(sm_count > 0 ? sm_count : 1) * Policy::min_blocks_per_sm);
-    kernel<<<unsigned(grid), Policy::block_size, exchange_bytes, stream>>>(in, out, n, tiles, exclusive, seed, op, total,
-                                                                         words, counter);
-    return cudaGetLastError();
+  const auto kernel = scan_kernel<T, Op, Policy, Source, Sink, VectorIn, VectorOut>;
+  constexpr int exchange_bytes = scan_exchange_bytes<T, Policy>;
+  if constexpr (exchange_bytes > 48 * 1024) {
+    if (const cudaError_t error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, exchange_bytes))
+      return error;
+  }
+  std::int64_t grid = tiles;
+  if constexpr (Policy::lagged) grid = std::min(tiles, std::int64_t(sm_count > 0 ? sm_count : 1) * Policy::min_blocks_per_sm);
+  kernel<<<unsigned(grid), Policy::block_size, exchange_bytes, stream>>>(in, out, n, tiles, exclusive, seed, op, total,
+                                                                       words, counter);
+  return cudaGetLastError();
+}
+
+/// A `Policy` scan of source into sink (launch_scan_as), in vectors where scan_moves_vectors says
+/// so. Vector loads and stores are compiled only for Input / Output of whole 16-byte vectors: a
+/// View-to-View scan compiles two kernels (both sides in vectors, or neither); a functor source
+/// into an Output, two (vector stores, or not).
+template <class T, class Op, class Policy, class Source, class Sink>
+cudaError_t launch_scan(cudaStream_t stream, const Source& in, const Sink& out, std::int64_t n, bool exclusive, T seed,
+                        Op op, T* total, void* temp, int sm_count) {
+  const auto launch = [&]<bool VectorIn, bool VectorOut>() {
+    return launch_scan_as<T, Op, Policy, VectorIn, VectorOut>(stream, in, out, n, exclusive, seed, op, total, temp,
+                                                              sm_count);
   };
-  using yes = std::true_type;
-  using no = std::false_type;
-  constexpr bool out_vectors = std::is_same_v<Sink, Output<T>>;
   if constexpr (is_input_v<Source>) {
     using In = typename Source::element_type;
-    constexpr bool in_vectors = vectorizable_v<In> && Policy::items % vector_width_v<In> == 0;
-    if constexpr (in_vectors && out_vectors) {
-      // Both sides in vectors, or neither: the two kernels a View-to-View scan compiles.
-      if (in.stride == 1 && out.stride == 1 && is_aligned16(in.data) && is_aligned16(out.data)) return launch(yes{}, yes{});
+    if constexpr (std::is_same_v<Sink, Output<T>> && vectorizable_v<In> && Policy::items % vector_width_v<In> == 0) {
+      if (scan_moves_vectors<T, Policy>(in, out)) return launch.template operator()<true, true>();
     }
-    return launch(no{}, no{});
+    return launch.template operator()<false, false>();
   } else {
-    if constexpr (out_vectors) {
-      if (out.stride == 1 && is_aligned16(out.data)) return launch(no{}, yes{});
+    if constexpr (std::is_same_v<Sink, Output<T>>) {
+      if (out.stride == 1 && is_aligned16(out.data)) return launch.template operator()<false, true>();
     }
-    return launch(no{}, no{});
+    return launch.template operator()<false, false>();
   }
 }
 

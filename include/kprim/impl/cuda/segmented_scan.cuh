@@ -161,14 +161,15 @@ constexpr std::size_t segmented_scan_temp_bytes(std::int64_t n) {
 }
 
 /// Launches segmented_scan_kernel on `space`'s stream (n > 0): lagged when the plain scan of T
-/// would be (takes_lagged_scan). `temp` holds segmented_scan_temp_bytes<T, Pair>(n) bytes of device
+/// would be (takes_lagged_scan, tiles moved in vectors) and the pair allows it
+/// (takes_lagged_segments_v). `temp` holds segmented_scan_temp_bytes<T, Pair>(n) bytes of device
 /// memory (zeroed here).
 template <bool Exclusive, class Pair, class PairOp, class T, class In, class Heads, class Op>
 void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input<In>& in, const Output<T>& out,
                     const Heads& heads, std::int64_t n, const T& init, const Op& op, void* temp) {
   const int sm_count = cached_sm_count(function, space);
   const cudaStream_t stream = space.cuda_stream();
-  const auto run = [&]<class Policy>(const char* kernel_name) {
+  const auto run = [&]<class Policy, bool Vectors>(const char* kernel_name) {
     const std::int64_t tiles = scan_tiles<Policy>(n);
     if (tiles > std::int64_t(0x7fffffff))
       throw_invalid_argument(function, "a segmented scan of " + std::to_string(n) +
@@ -185,31 +186,27 @@ void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input
     const ToolsKernel announce(kernel_name, space);
     std::int64_t grid = tiles;
     if constexpr (Policy::lagged) grid = std::min(tiles, std::int64_t(sm_count) * Policy::min_blocks_per_sm);
-    const auto launch = [&](auto vector_in, auto vector_out) {
-      const auto kernel = segmented_scan_kernel<T, Pair, PairOp, Op, Policy, Input<In>, Heads, Exclusive,
-                                                decltype(vector_in)::value, decltype(vector_out)::value>;
-      constexpr int exchange_bytes = scan_exchange_bytes<T, Policy>;
-      if constexpr (exchange_bytes > 48 * 1024)
-        check_launch(function, int(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, exchange_bytes)),
-                     "segmented scan kernel shared memory");
-      kernel<<<unsigned(grid), Policy::block_size, exchange_bytes, stream>>>(in, out, heads, n, tiles, init, op, words,
-                                                                           counter);
-      check_launch(function, int(cudaGetLastError()), "segmented scan kernel launch");
-    };
-    constexpr bool in_vectors = vectorizable_v<In> && Policy::items % vector_width_v<In> == 0;
-    if constexpr (in_vectors) {
-      if (in.stride == 1 && out.stride == 1 && is_aligned16(in.data) && is_aligned16(out.data)) {
-        launch(std::true_type{}, std::true_type{});
-        return;
-      }
-    }
-    launch(std::false_type{}, std::false_type{});
+    const auto kernel = segmented_scan_kernel<T, Pair, PairOp, Op, Policy, Input<In>, Heads, Exclusive, Vectors, Vectors>;
+    constexpr int exchange_bytes = scan_exchange_bytes<T, Policy>;
+    if constexpr (exchange_bytes > 48 * 1024)
+      check_launch(function, int(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, exchange_bytes)),
+                   "segmented scan kernel shared memory");
+    kernel<<<unsigned(grid), Policy::block_size, exchange_bytes, stream>>>(in, out, heads, n, tiles, init, op, words,
+                                                                         counter);
+    check_launch(function, int(cudaGetLastError()), "segmented scan kernel launch");
   };
-  if constexpr (takes_lagged_segments_v<T, Pair>) {
-    if (takes_lagged_scan<T>(n, sm_count))
-      return run.template operator()<lagged_scan_policy<T>>("kprim::cuda::lagged_segmented_scan_kernel");
+  using policy = segmented_scan_policy<T>;
+  if constexpr (vectorizable_v<In> && policy::items % vector_width_v<In> == 0) {
+    if (scan_moves_vectors<T, policy>(in, out)) {
+      if constexpr (takes_lagged_segments_v<T, Pair>) {
+        using lagged = lagged_scan_policy<T>;
+        if (takes_lagged_scan<T>(n, sm_count) && scan_moves_vectors<T, lagged>(in, out))
+          return run.template operator()<lagged, true>("kprim::cuda::lagged_segmented_scan_kernel");
+      }
+      return run.template operator()<policy, true>("kprim::cuda::segmented_scan_kernel");
+    }
   }
-  run.template operator()<segmented_scan_policy<T>>("kprim::cuda::segmented_scan_kernel");
+  run.template operator()<policy, false>("kprim::cuda::segmented_scan_kernel");
 }
 
 }  // namespace kprim::impl::cuda
