@@ -267,16 +267,44 @@ __device__ __forceinline__ void run_tiles(std::int64_t tiles, unsigned* tile_cou
   finish(pending);
 }
 
-/// Shared-memory bytes of the scan kernel's runs: one tile, or two for a lagged policy.
+/// Dynamic shared memory a scan kernel launch of `Policy` passes: the lagged policies' two tiles
+/// of runs (over the 48 KB of static shared memory for some shapes). The other policies keep
+/// their one tile in static shared memory, as the kernel did before it could run lagged.
 template <class T, class Policy>
-inline constexpr int scan_exchange_bytes =
-    (Policy::lagged ? 2 : 1) * (Policy::block_size / warp_size) * WarpRuns<T, Policy::items>::elements * int(sizeof(T));
+inline constexpr int scan_dynamic_bytes =
+    Policy::lagged ? 2 * (Policy::block_size / warp_size) * WarpRuns<T, Policy::items>::elements * int(sizeof(T)) : 0;
+
+/// The calling warp's runs of tile buffer 0 (buffer b: b * warps * runs::elements further on).
+template <class T, class Policy>
+__device__ __forceinline__ T* scan_warp_exchange() {
+  using runs = WarpRuns<T, Policy::items>;
+  T* base;
+  if constexpr (Policy::lagged) {
+    extern __shared__ uint4 lagged_exchange[];
+    base = reinterpret_cast<T*>(lagged_exchange);
+  } else {
+    __shared__ Slots<T, (Policy::block_size / warp_size) * runs::elements> exchange;
+    base = exchange.data();
+  }
+  return base + (threadIdx.x / warp_size) * runs::elements;
+}
+
+/// Points `words` and `counter` into `temp` (a 16-byte counter slot, then one Word per tile:
+/// scan_temp_bytes_for's layout) and zeroes them on `stream`. One tile needs neither (nullptr).
+template <class Word>
+cudaError_t prepare_tile_state(void* temp, std::int64_t tiles, cudaStream_t stream, Word*& words, unsigned*& counter) {
+  if (tiles <= 1) return cudaSuccess;
+  auto* const bytes = static_cast<unsigned char*>(temp);
+  counter = reinterpret_cast<unsigned*>(bytes);
+  words = reinterpret_cast<Word*>(bytes + 16);
+  return cudaMemsetAsync(bytes, 0, 16 + std::size_t(tiles) * sizeof(Word), stream);
+}
 
 /// Scans source (element i converted to the accumulator T as it is loaded: an Input of any
 /// element type, or a functor) into sink (sink.put(i, value): an Output, or a callback). With
 /// VectorIn / VectorOut (an Input / Output, contiguous and 16-byte aligned) the tiles move in
 /// 16-byte vectors; otherwise each warp reads and writes its elements in index order, 32
-/// consecutive indices per instruction. Launched with scan_exchange_bytes<T, Policy> of dynamic
+/// consecutive indices per instruction. Launched with scan_dynamic_bytes<T, Policy> of dynamic
 /// shared memory; the grid is the tiles, or fewer persistent blocks with a lagged policy.
 template <class T, class Op, class Policy, class Source, class Sink, bool VectorIn, bool VectorOut>
 __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
@@ -290,8 +318,7 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   using runs = WarpRuns<T, Policy::items>;
   __shared__ BlockStorage<T, block_size> storage;
   __shared__ Slots<T, 1> prefix_storage;
-  extern __shared__ uint4 scan_exchange[];  // buffer b's runs of warp w at (b * warps + w) * runs::elements
-  T* const warp_exchange = reinterpret_cast<T*>(scan_exchange) + (threadIdx.x / warp_size) * runs::elements;
+  T* const warp_exchange = scan_warp_exchange<T, Policy>();
   const T identity = identity_of<T>(op);
   const int lane = lane_id();
   const std::int64_t warp_offset = std::int64_t(threadIdx.x / warp_size) * warp_size * Policy::items;
@@ -384,14 +411,9 @@ cudaError_t launch_scan_as(cudaStream_t stream, const Source& in, const Sink& ou
   const std::int64_t tiles = scan_tiles<Policy>(n);
   TileWord<T>* words = nullptr;
   unsigned* counter = nullptr;
-  if (tiles > 1) {
-    auto* bytes = static_cast<unsigned char*>(temp);
-    counter = reinterpret_cast<unsigned*>(bytes);
-    words = reinterpret_cast<TileWord<T>*>(bytes + 16);
-    if (const cudaError_t error = cudaMemsetAsync(bytes, 0, scan_temp_bytes_for<T, Policy>(n), stream)) return error;
-  }
+  if (const cudaError_t error = prepare_tile_state(temp, tiles, stream, words, counter)) return error;
   const auto kernel = scan_kernel<T, Op, Policy, Source, Sink, VectorIn, VectorOut>;
-  constexpr int exchange_bytes = scan_exchange_bytes<T, Policy>;
+  constexpr int exchange_bytes = scan_dynamic_bytes<T, Policy>;
   if constexpr (exchange_bytes > 48 * 1024) {
     if (const cudaError_t error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, exchange_bytes))
       return error;

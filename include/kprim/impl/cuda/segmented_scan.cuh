@@ -38,7 +38,7 @@ using segmented_scan_policy = default_scan_policy<T>;
 /// i; exclusive: op(init, the same up to i - 1), init at a segment's first element.
 /// Pair / PairOp: the (value, head) pair and its segmented op, for the lanes' and tiles' totals.
 /// Tiles run as the plain scan's do (run_tiles: one per block, or lagged), with
-/// scan_exchange_bytes<T, Policy> of dynamic shared memory.
+/// scan_dynamic_bytes<T, Policy> of dynamic shared memory.
 template <class T, class Pair, class PairOp, class Op, class Policy, class Source, class Heads, bool Exclusive,
           bool VectorIn, bool VectorOut>
 __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
@@ -54,8 +54,7 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   constexpr int per_warp = warp_size * items;
   __shared__ BlockStorage<Pair, block_size> storage;
   __shared__ Slots<Pair, 1> prefix_storage;
-  extern __shared__ uint4 segmented_exchange[];  // as scan_kernel's
-  T* const warp_exchange = reinterpret_cast<T*>(segmented_exchange) + (threadIdx.x / warp_size) * runs::elements;
+  T* const warp_exchange = scan_warp_exchange<T, Policy>();
   const PairOp pair_op{op};
   const T identity = identity_of<T>(op);
   const Pair no_pair{identity, 0u};
@@ -176,18 +175,12 @@ void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input
                                            " elements needs more than 2^31 tiles on the CUDA path");
     TileWord<Pair>* words = nullptr;
     unsigned* counter = nullptr;
-    if (tiles > 1) {
-      auto* bytes = static_cast<unsigned char*>(temp);
-      counter = reinterpret_cast<unsigned*>(bytes);
-      words = reinterpret_cast<TileWord<Pair>*>(bytes + 16);
-      check_launch(function, int(cudaMemsetAsync(bytes, 0, scan_temp_bytes_for<Pair, Policy>(n), stream)),
-                   "segmented scan temporaries");
-    }
+    check_launch(function, int(prepare_tile_state(temp, tiles, stream, words, counter)), "segmented scan temporaries");
     const ToolsKernel announce(kernel_name, space);
     std::int64_t grid = tiles;
     if constexpr (Policy::lagged) grid = std::min(tiles, std::int64_t(sm_count) * Policy::min_blocks_per_sm);
     const auto kernel = segmented_scan_kernel<T, Pair, PairOp, Op, Policy, Input<In>, Heads, Exclusive, Vectors, Vectors>;
-    constexpr int exchange_bytes = scan_exchange_bytes<T, Policy>;
+    constexpr int exchange_bytes = scan_dynamic_bytes<T, Policy>;
     if constexpr (exchange_bytes > 48 * 1024)
       check_launch(function, int(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, exchange_bytes)),
                    "segmented scan kernel shared memory");
