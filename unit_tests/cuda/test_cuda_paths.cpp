@@ -13,6 +13,7 @@
 
 #include <catch2/catch_template_test_macros.hpp>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 
@@ -285,6 +286,35 @@ TEST_CASE("CUDA paths: long segmented scans (the lagged kernel)", "[cuda]") {
     kprim::segmented_inclusive_scan(space, in, 1000, in);
     INFO("fixed segments of 1000, in place");
     REQUIRE(first_mismatch(to_host(in), fixed) < 0);
+  }
+}
+TEST_CASE("CUDA paths: a lagged scan of few tiles writes nothing past its temporaries", "[cuda]") {
+  // Lagged blocks take two tickets at once: with fewer tiles than that, late blocks find none left
+  // and must not touch tile words past the last tile (the guard bytes after the temporaries).
+  namespace cuda = kprim::impl::cuda;
+  using policy = cuda::lagged_scan_policy<float>;
+  const Kokkos::Cuda space;
+  int device = 0, sm_count = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
+  for (const std::int64_t n : {std::int64_t(1000), 5 * policy::tile_size + 7, 40 * policy::tile_size}) {
+    const std::vector<float> host = exact_input<float, kprim::Sum>(n, 11000 + n);
+    const auto in = to_space(space, host, "in");
+    Kokkos::View<float*, Kokkos::CudaSpace> out("out", n);
+    const std::size_t temp_bytes = cuda::scan_temp_bytes_for<float, policy>(n);
+    constexpr std::size_t guard_bytes = 4096;
+    Kokkos::View<unsigned char*, Kokkos::CudaSpace> temp("temp", temp_bytes + guard_bytes);
+    Kokkos::deep_copy(temp, 0xAB);
+    REQUIRE(cuda::launch_scan<float, kprim::Sum, policy>(space.cuda_stream(), cuda::Input<float>{in.data(), 1},
+                                                         cuda::Output<float>{out.data(), 1}, n, false, 0.0f, kprim::Sum{},
+                                                         nullptr, temp.data(), sm_count) == cudaSuccess);
+    space.fence();
+    std::vector<float> expected(n);
+    std::inclusive_scan(host.begin(), host.end(), expected.begin());
+    INFO("n = " << n << ", " << cuda::scan_tiles<policy>(n) << " tiles");
+    REQUIRE(first_mismatch(to_host(out), expected) < 0);
+    const std::vector<unsigned char> bytes = to_host(temp);
+    CHECK(std::count(bytes.begin() + std::ptrdiff_t(temp_bytes), bytes.end(), 0xAB) == std::ptrdiff_t(guard_bytes));
   }
 }
 #endif

@@ -40,8 +40,7 @@ namespace kprim::impl::cuda {
 /// run from the block-local prefix while warp 0 looks back, the tile prefix being applied as the
 /// run is stored (ScanBeforeLookBack).
 /// With Lagged, the blocks are persistent (MinBlocksPerSM per SM) and hold two tiles: each folds
-/// and publishes its next tile before it looks back for and stores its previous one
-/// (lagged_scan_kernel).
+/// and publishes its next tile before it looks back for and stores its previous one (run_tiles).
 template <int BlockSize, int Items, int MinBlocksPerSM, int Chains = 2, bool ScanBeforeLookBack = true,
           bool Lagged = false>
 struct ScanPolicy {
@@ -252,6 +251,8 @@ __device__ __forceinline__ void run_tiles(std::int64_t tiles, unsigned* tile_cou
     if constexpr (Lagged) ticket_slots[1] = take_ticket(1);  // a round ahead, off the critical path
   }
   __syncthreads();
+  // Lagged blocks take two tickets at once, so a block that starts late may find every tile taken.
+  if (std::int64_t(ticket_slots[0]) >= tiles) return;
   auto pending = begin(std::int64_t(ticket_slots[0]), 0);
   if constexpr (Lagged) {
     for (int round = 1;; ++round) {
