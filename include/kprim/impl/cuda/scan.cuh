@@ -93,11 +93,16 @@ constexpr bool takes_lagged_scan(std::int64_t n, int sm_count) {
 enum TileFlag : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2 };
 
 /// How a tile's status and value are published: one 8-byte word (values of up to 4 bytes), one
-/// 16-byte pair (8 bytes), or value then flag with fences between (16 bytes).
+/// 16-byte pair (up to 12 bytes), or value then flag with fences between (more).
 enum class TileWordKind { narrow, wide, split };
+/// The bytes of T a tile word must carry: sizeof(T), unless specialised for a type whose tail is
+/// padding (a segmented scan's (8-byte value, 4-byte head) pair: 12 of its 16 bytes).
+template <class T>
+inline constexpr std::size_t tile_word_payload_v = sizeof(T);
 template <class T>
 inline constexpr TileWordKind tile_word_kind_v =
-    sizeof(T) <= 4 ? TileWordKind::narrow : (sizeof(T) <= 8 ? TileWordKind::wide : TileWordKind::split);
+    tile_word_payload_v<T> <= 4 ? TileWordKind::narrow
+                                : (tile_word_payload_v<T> <= 12 ? TileWordKind::wide : TileWordKind::split);
 
 /// A tile's status and value in one word, written and read with one instruction, so a reader
 /// never sees a flag without its value and needs no fence (one L2 round trip per look-back
@@ -130,19 +135,29 @@ struct alignas(8) TileWord<T, TileWordKind::narrow> {
 
 template <class T>
 struct alignas(16) TileWord<T, TileWordKind::wide> {
+  // Payload bytes 0-7 in the first half; bytes 8-11 (if any) above the flag in the second.
+  static constexpr std::size_t payload = tile_word_payload_v<T>;
   unsigned long long bits, flag;
   __device__ static void publish(TileWord* word, T value, unsigned flag) {
-    unsigned long long value_bits = 0;
-    __builtin_memcpy(&value_bits, &value, sizeof(T));
+    unsigned char bytes[16] = {};
+    __builtin_memcpy(bytes, &value, payload);
+    unsigned long long value_bits;
+    unsigned tail;
+    __builtin_memcpy(&value_bits, bytes, 8);
+    __builtin_memcpy(&tail, bytes + 8, 4);
     asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(word), "l"(value_bits),
-                 "l"(static_cast<unsigned long long>(flag))
+                 "l"((static_cast<unsigned long long>(tail) << 32) | flag)
                  : "memory");
   }
   __device__ static void read(const TileWord* word, T& value, unsigned& flag) {
     unsigned long long value_bits, flag_bits;
     asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(value_bits), "=l"(flag_bits) : "l"(word) : "memory");
     flag = unsigned(flag_bits);
-    __builtin_memcpy(&value, &value_bits, sizeof(T));
+    unsigned char bytes[16];
+    const unsigned tail = unsigned(flag_bits >> 32);
+    __builtin_memcpy(bytes, &value_bits, 8);
+    __builtin_memcpy(bytes + 8, &tail, 4);
+    __builtin_memcpy(&value, bytes, payload);
   }
 };
 

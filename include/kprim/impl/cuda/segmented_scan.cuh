@@ -25,7 +25,18 @@
 #include <cstdint>
 #include <string>
 
+namespace kprim::impl::segments {
+template <class T>
+struct Headed;
+}  // namespace kprim::impl::segments
+
 namespace kprim::impl::cuda {
+
+/// A (value, head) pair of an 8-byte value fills 12 of its 16 bytes: one 16-byte tile word carries
+/// it with the flag, no fence (int32 -> int64 segmented scans: see takes_lagged_segments_v).
+template <class T>
+inline constexpr std::size_t tile_word_payload_v<segments::Headed<T>> =
+    sizeof(T) == 8 ? sizeof(T) + sizeof(std::uint32_t) : sizeof(segments::Headed<T>);
 
 /// The segmented scans' tiles: the plain scan's shapes for the accumulator (default_scan_policy,
 /// or lagged_scan_policy for long scans), so a lane's head bits fit one 64-bit word.
@@ -140,9 +151,9 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   run_tiles<Policy::lagged>(tiles, tile_counter, begin, finish);
 }
 
-/// Whether long segmented scans of T run lagged: not when the pair needs a fenced tile word (8-byte
-/// values): twice the tiles, each look-back read fenced, made int32 -> int64 scans 1.26x slower
-/// (H100, 2^26, 570-580 us against 451-455).
+/// Whether long segmented scans of T run lagged: not when the pair needs a fenced tile word: twice
+/// the tiles, each look-back read fenced, made int32 -> int64 scans 1.26x slower (H100, 2^26,
+/// 570-580 us against 451-455) before their pairs fitted one 16-byte word.
 template <class T, class Pair>
 inline constexpr bool takes_lagged_segments_v = lagged_scan_avail_v<T> && tile_word_kind_v<Pair> != TileWordKind::split;
 
