@@ -53,6 +53,14 @@ inline std::vector<Layout> layouts() {
     total += mixed.back();
   }
   list.push_back({"power law", total, offsets_of(mixed)});
+  std::vector<std::int64_t> thousands;  // mean ~1000, empty ones among them and at the end: a device
+  total = 0;                            // chunk of 2048 holds several and shares others with its neighbours
+  while (total < big) {
+    thousands.push_back(rng() % 5 == 0 ? 0 : std::int64_t(rng() % 2000));
+    total += thousands.back();
+  }
+  thousands.insert(thousands.end(), {0, 0});
+  list.push_back({"about a thousand, empty ones among them", total, offsets_of(thousands)});
   list.push_back({"straddling tiles", 3 * 70'001 + 5, offsets_of({5, 70'001, 0, 70'001, 70'001})});
   list.push_back({"empty first and last", 100, offsets_of({0, 0, 50, 0, 50, 0, 0})});
   // Only part of the input in segments: elements before offsets(0) and from offsets(S) on are left.

@@ -27,6 +27,35 @@ TEMPLATE_LIST_TEST_CASE("segmented calls keep the order of a non-commutative op"
   }
 }
 
+// The device path of long segments (chunks of 2048 elements that search the offsets, fold their
+// pieces and leave the crossing ones as partials) runs only on GPUs through the public call: called
+// directly here, so that every space, CI's CPU included, checks it over every layout.
+TEMPLATE_LIST_TEST_CASE("segmented reduce's chunk path over every layout", "[segmented]", SpaceOnly) {
+  using Space = typename TestType::space;
+  const Space space;
+  const std::int64_t guard = 99;
+  const auto check = [&](const Layout& layout, const auto& op) {
+    const std::vector<std::int64_t> host = exact_input<std::int64_t, kprim::Sum>(layout.n, 5 + layout.n);
+    const std::size_t segments = layout.offsets.size() - 1;
+    const auto in = to_space(space, host, "in");
+    const auto offsets = to_space(space, layout.offsets, "offsets");
+    const auto reduce = guarded(space, segments, guard);
+    if (layout.n > 0 && segments > 0)
+      kprim::impl::segments::chunked_reduce("test", space, in, offsets, first_n(reduce, segments), op);
+    else  // the public call's early returns: nothing to fold, or every segment empty
+      kprim::segmented_reduce(space, in, offsets, first_n(reduce, segments), op);
+    std::vector<std::int64_t> want, unused_inclusive, unused_exclusive;
+    expected_segments(host, layout.offsets, op, std::int64_t(0), guard, want, unused_inclusive, unused_exclusive);
+    CHECK(first_mismatch(to_host(reduce), want) == -1);
+  };
+  for (const Layout& layout : layouts()) {
+    INFO(Space::name() << ", " << layout.name << ": " << layout.n << " elements, " << layout.offsets.size() - 1
+                       << " segments");
+    check(layout, kprim::Sum{});
+    check(layout, kprim::Max{});
+  }
+}
+
 TEMPLATE_LIST_TEST_CASE("segmented calls with a wider accumulator, strided input and in place", "[segmented]",
                         SpaceOnly) {
   using Space = typename TestType::space;
