@@ -27,9 +27,10 @@ TEMPLATE_LIST_TEST_CASE("segmented calls keep the order of a non-commutative op"
   }
 }
 
-// The device path of long segments (chunks of 2048 elements that search the offsets, fold their
-// pieces and leave the crossing ones as partials) runs only on GPUs through the public call: called
-// directly here, so that every space, CI's CPU included, checks it over every layout.
+// The device path of long segments (each segment cut into chunks of 2048 elements, a map from
+// chunk to segment, the partials of multi-chunk segments folded after) runs only on GPUs through
+// the public call: called directly here, so that every space, CI's CPU included, checks it over
+// every layout.
 TEMPLATE_LIST_TEST_CASE("segmented reduce's chunk path over every layout", "[segmented]", SpaceOnly) {
   using Space = typename TestType::space;
   const Space space;
