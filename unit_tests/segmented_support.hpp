@@ -53,8 +53,8 @@ inline std::vector<Layout> layouts() {
     total += mixed.back();
   }
   list.push_back({"power law", total, offsets_of(mixed)});
-  std::vector<std::int64_t> thousands;  // mean ~1000, empty ones among them and at the end: a device
-  total = 0;                            // chunk of 2048 holds several and shares others with its neighbours
+  std::vector<std::int64_t> thousands;  // mean ~800 (a device takes its chunk path), empty ones
+  total = 0;                            // among them and at the end
   while (total < big) {
     thousands.push_back(rng() % 5 == 0 ? 0 : std::int64_t(rng() % 2000));
     total += thousands.back();
