@@ -1024,7 +1024,8 @@ void register_team(std::int64_t n) {
 // (DeviceSegmentedReduce::Sum; DeviceScan::InclusiveSumByKey on a segment-id key per element, the
 // scan-by-key users write without a segmented scan, its keys built outside the timing). GB/s:
 // the ideal traffic (reduce: n values and S + 1 offsets read, S sums written; scan: n read, n
-// written), so CUB's key reads are not counted.
+// written), so CUB's key reads are not counted. kprim_lambda: the same sums with the op as a
+// lambda (no identity(); the reduce from init 0), as a user's call often is.
 struct SegmentLayout {
   std::vector<std::int64_t> offsets;
 };
@@ -1072,12 +1073,22 @@ void segmented(benchmark::State& state, bool scan, const std::string& impl, cons
       if (scan) kprim::segmented_inclusive_scan(Space(), x, offsets, out);
       else kprim::segmented_reduce(Space(), x, offsets, sums);
     });
+  } else if (impl == "kprim_lambda") {  // the user's op as a lambda (no identity: the reduce from init)
+    const auto plus = KOKKOS_LAMBDA(float a, float b) { return a + b; };
+    s = time_calls(state, [&] {
+      if (scan) kprim::segmented_inclusive_scan(Space(), x, offsets, out, plus);
+      else kprim::segmented_reduce(Space(), x, offsets, sums, 0.0f, plus);
+    });
   } else if (impl == "kprim_pairs") {  // the two device paths of the reduce, whatever the mean length
     s = time_calls(state, [&] {
-      kprim::impl::segments::paired_reduce("bench", Space(), x, offsets, sums, kprim::Sum{}, kprim::ScanOptions{});
+      kprim::impl::segments::paired_reduce("bench", Space(), x, offsets, sums,
+                                           kprim::impl::segments::totals_of<float>(kprim::Sum{}), kprim::ScanOptions{});
     });
   } else if (impl == "kprim_chunks") {
-    s = time_calls(state, [&] { kprim::impl::segments::chunked_reduce("bench", Space(), x, offsets, sums, kprim::Sum{}); });
+    s = time_calls(state, [&] {
+      kprim::impl::segments::chunked_reduce("bench", Space(), x, offsets, sums,
+                                            kprim::impl::segments::totals_of<float>(kprim::Sum{}));
+    });
 #ifdef KPRIM_BENCH_CUB
   } else if (impl == "cub") {
     CubStorage storage;
@@ -1197,7 +1208,7 @@ void segmented_scan_call(benchmark::State& state, const std::string& impl, const
 }
 
 void register_segmented(std::int64_t n) {
-  std::vector<std::string> impls{"kprim", "kokkos"};
+  std::vector<std::string> impls{"kprim", "kprim_lambda", "kokkos"};
 #ifdef KPRIM_BENCH_CUB
   impls.push_back("cub");
 #endif

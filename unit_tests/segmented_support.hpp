@@ -73,22 +73,30 @@ inline std::vector<Layout> layouts() {
   return list;
 }
 
-/// The sequential segmented results; elements outside every segment keep `guard`.
+/// The sequential segmented results; elements outside every segment keep `guard`. An empty
+/// segment's reduce is op's identity, or `guard` for an op without one; reduce_from_init, when
+/// given, gets op(init, segment), init for an empty one (the overloads with init).
 template <class T, class Op>
 void expected_segments(const std::vector<T>& in, const std::vector<std::int64_t>& offsets, const Op& op, const T& init,
-                       const T& guard, std::vector<T>& reduce, std::vector<T>& inclusive, std::vector<T>& exclusive) {
+                       const T& guard, std::vector<T>& reduce, std::vector<T>& inclusive, std::vector<T>& exclusive,
+                       std::vector<T>* reduce_from_init = nullptr) {
   const std::size_t segments = offsets.size() - 1;
   reduce.assign(segments + 1, guard);
   inclusive.assign(in.size() + 1, guard);
   exclusive.assign(in.size() + 1, guard);
+  if (reduce_from_init) reduce_from_init->assign(segments + 1, guard);
   for (std::size_t s = 0; s < segments; ++s) {
-    T running = kprim::identity_of<T>(op);
+    T running = guard;
     for (std::int64_t i = offsets[s]; i < offsets[s + 1]; ++i) {
-      exclusive[i] = op(init, running);
-      running = op(running, in[i]);
+      const bool head = i == offsets[s];
+      exclusive[i] = head ? init : T(op(init, running));
+      running = head ? in[i] : T(op(running, in[i]));
       inclusive[i] = running;
     }
-    reduce[s] = running;
+    const bool empty = offsets[s] == offsets[s + 1];
+    if constexpr (kprim::HasIdentity<Op, T>) reduce[s] = empty ? kprim::identity_of<T>(op) : running;
+    else reduce[s] = running;
+    if (reduce_from_init) (*reduce_from_init)[s] = empty ? init : T(op(init, running));
   }
 }
 

@@ -42,7 +42,8 @@ TEMPLATE_LIST_TEST_CASE("segmented reduce's chunk path over every layout", "[seg
     const auto offsets = to_space(space, layout.offsets, "offsets");
     const auto reduce = guarded(space, segments, guard);
     if (layout.n > 0 && segments > 0)
-      kprim::impl::segments::chunked_reduce("test", space, in, offsets, first_n(reduce, segments), op);
+      kprim::impl::segments::chunked_reduce("test", space, in, offsets, first_n(reduce, segments),
+                                            kprim::impl::segments::totals_of<std::int64_t>(op));
     else  // the public call's early returns: nothing to fold, or every segment empty
       kprim::segmented_reduce(space, in, offsets, first_n(reduce, segments), op);
     std::vector<std::int64_t> want, unused_inclusive, unused_exclusive;
@@ -54,6 +55,80 @@ TEMPLATE_LIST_TEST_CASE("segmented reduce's chunk path over every layout", "[seg
                        << " segments");
     check(layout, kprim::Sum{});
     check(layout, kprim::Max{});
+  }
+}
+
+/// The matrix product without identity(): what a user's functor often is.
+struct MatMulModNoIdentity {
+  KOKKOS_FUNCTION Mat2 operator()(const Mat2& x, const Mat2& y) const { return multiply_mod(x, y, MatMulMod::p); }
+};
+
+/// The calls any op can make (a reduce from init, both scans) over CSR offsets and, when size > 0,
+/// over segments of `size` elements; guards after every output.
+template <class Space, class T, class Op>
+void check_calls_from_init(const Space& space, const std::vector<T>& host, const std::vector<std::int64_t>& offsets,
+                           std::int64_t size, const Op& op, const T& init, const kprim::ScanOptions& options = {}) {
+  const T guard = T(99);
+  const std::size_t segments = offsets.size() - 1;
+  const auto in = to_space(space, host, "in");
+  const auto reduce = guarded(space, segments, guard);
+  const auto inclusive = guarded(space, host.size(), guard);
+  const auto exclusive = guarded(space, host.size(), guard);
+  if (size > 0) {
+    kprim::segmented_reduce(space, in, size, first_n(reduce, segments), init, op, options);
+    kprim::segmented_inclusive_scan(space, in, size, first_n(inclusive, host.size()), op, options);
+    kprim::segmented_exclusive_scan(space, in, size, first_n(exclusive, host.size()), init, op, options);
+  } else {
+    const auto offsets_view = to_space(space, offsets, "offsets");
+    kprim::segmented_reduce(space, in, offsets_view, first_n(reduce, segments), init, op, options);
+    kprim::segmented_inclusive_scan(space, in, offsets_view, first_n(inclusive, host.size()), op, options);
+    kprim::segmented_exclusive_scan(space, in, offsets_view, first_n(exclusive, host.size()), init, op, options);
+  }
+  std::vector<T> unused, want_reduce, want_inclusive, want_exclusive;
+  expected_segments(host, offsets, op, init, guard, unused, want_inclusive, want_exclusive, &want_reduce);
+  CHECK(first_mismatch(to_host(reduce), want_reduce) == -1);
+  CHECK(first_mismatch(to_host(inclusive), want_inclusive) == -1);
+  CHECK(first_mismatch(to_host(exclusive), want_exclusive) == -1);
+}
+
+/// Offsets of segments of `size` over n elements (the last one shorter).
+inline std::vector<std::int64_t> fixed_offsets(std::int64_t n, std::int64_t size) {
+  std::vector<std::int64_t> offsets{0};
+  while (offsets.back() < n) offsets.push_back(std::min(n, offsets.back() + size));
+  return offsets;
+}
+
+/// A float sum as a lambda (no identity, not declared commutative): the CUDA segmented scan kernel
+/// and the pair scans take it.
+template <class Space>
+void check_lambda_sums(const Space& space, const std::vector<float>& host, const std::vector<std::int64_t>& offsets,
+                       std::int64_t size, const kprim::ScanOptions& options) {
+  check_calls_from_init(space, host, offsets, size, KOKKOS_LAMBDA(float a, float b) { return a + b; }, 0.5f, options);
+}
+
+TEMPLATE_LIST_TEST_CASE("segmented calls take ops without identity(), and a reduce takes init", "[segmented]",
+                        SpaceOnly) {
+  using Space = typename TestType::space;
+  const Space space;
+  const Mat2 init{2, 1, 1, 1};
+  const kprim::ScanOptions bitwise{.determinism = kprim::Determinism::bitwise};
+  for (const Layout& layout : layouts()) {
+    INFO(Space::name() << ", " << layout.name << ": " << layout.n << " elements, " << layout.offsets.size() - 1
+                       << " segments");
+    check_calls_from_init(space, random_matrices(layout.n, 3 + layout.n), layout.offsets, 0, MatMulModNoIdentity{},
+                          init);
+    // Small integers: every order gives the exact float sums.
+    const std::vector<float> floats = exact_input<float, kprim::Sum>(layout.n, 9 + layout.n);
+    check_lambda_sums(space, floats, layout.offsets, 0, {});
+    check_lambda_sums(space, floats, layout.offsets, 0, bitwise);
+    // An op with identity from init (the device's chunk path for long segments too).
+    check_calls_from_init(space, floats, layout.offsets, 0, kprim::Sum{}, -3.0f);
+  }
+  for (const std::int64_t size : fixed_sizes(5000)) {
+    INFO(Space::name() << ", segments of " << size);
+    check_calls_from_init(space, random_matrices(5000, 5), fixed_offsets(5000, size), size, MatMulModNoIdentity{},
+                          init);
+    check_lambda_sums(space, exact_input<float, kprim::Sum>(5000, 6), fixed_offsets(5000, size), size, {});
   }
 }
 

@@ -70,9 +70,9 @@ void check_fixed_segments(const char* function, const In& in, std::int64_t size,
 /// out(s) = op over in(offsets(s)), ..., in(offsets(s+1) - 1), for each of the S =
 /// offsets.extent(0) - 1 segments; an empty segment gets op's identity. The output's value type is
 /// the accumulator (float data summed into a double View sums in double). `op` is any
-/// associative op with an identity (`Sum`, `Prod`, `Min`, `Max`, or one with `identity()`);
-/// non-commutative ops keep the order. Asynchronous on device spaces (host spaces return when
-/// the results are written).
+/// associative op with an identity (`Sum`, `Prod`, `Min`, `Max`, or one with `identity()`; the
+/// overload with `init` takes any op, a lambda too); non-commutative ops keep the order.
+/// Asynchronous on device spaces (host spaces return when the results are written).
 ///
 /// Offsets are non-decreasing and within [0, in.extent(0)], as CSR row offsets (`offsets(0)`
 /// need not be 0: elements outside [offsets(0), offsets(S)) are not read into any segment). The
@@ -85,10 +85,27 @@ template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Offsets, i
 void segmented_reduce(const Space& space, const In& in, const Offsets& offsets, const Out& out, const Op& op = {},
                       const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_reduce";
-  static_assert(Operation<Op, typename Out::non_const_value_type>,
-                "kprim::segmented_reduce: op must provide operator()(T, T) -> T and an identity");
+  using T = typename Out::non_const_value_type;
+  static_assert(Operation<Op, T>, "kprim::segmented_reduce: op must provide operator()(T, T) -> T and an identity "
+                                  "(an empty segment must have a value); the overloads with init take any op");
   impl::check_segments<Space>(function, in, offsets, out, false);
-  impl::segments::marked_reduce(function, space, in, offsets, out, op, options);
+  impl::segments::marked_reduce(function, space, in, offsets, out, impl::segments::totals_of<T>(op), options);
+}
+
+/// out(s) = op(init, in(offsets(s)), ..., in(offsets(s+1) - 1)), as std::reduce per segment: an
+/// empty segment gets init. `op` is any associative functor or lambda, with or without
+/// identity(); e.g. `kprim::segmented_reduce(space, x, offsets, out, 0.0, KOKKOS_LAMBDA(double a,
+/// double b) { return a + b; })`. As the overload above otherwise.
+template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Offsets, impl::AnyView Out,
+          impl::OpArgument Op, impl::ScanOptionsArgument Options = ScanOptions>
+void segmented_reduce(const Space& space, const In& in, const Offsets& offsets, const Out& out,
+                      const std::type_identity_t<typename Out::non_const_value_type>& init, const Op& op,
+                      const Options& options = {}) {
+  constexpr const char* function = "kprim::segmented_reduce";
+  using T = typename Out::non_const_value_type;
+  static_assert(BinaryOperation<Op, T>, "kprim::segmented_reduce: op must provide operator()(T, T) -> T");
+  impl::check_segments<Space>(function, in, offsets, out, false);
+  impl::segments::marked_reduce(function, space, in, offsets, out, impl::segments::totals_of<T>(op, init), options);
 }
 
 /// out(s) = op over in(s size), ..., in(min((s+1) size, n) - 1): segments of `segment_size`
@@ -100,16 +117,34 @@ template <impl::ExecutionSpace Space, impl::AnyView In, std::integral Size, impl
 void segmented_reduce(const Space& space, const In& in, Size segment_size, const Out& out, const Op& op = {},
                       const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_reduce";
-  static_assert(Operation<Op, typename Out::non_const_value_type>,
-                "kprim::segmented_reduce: op must provide operator()(T, T) -> T and an identity");
+  using T = typename Out::non_const_value_type;
+  static_assert(Operation<Op, T>, "kprim::segmented_reduce: op must provide operator()(T, T) -> T and an identity "
+                                  "(the overloads with init take any op)");
   impl::check_fixed_segments<Space>(function, in, std::int64_t(segment_size), out, false);
-  impl::segments::fixed_reduce(function, space, in, std::int64_t(segment_size), out, op, options);
+  impl::segments::fixed_reduce(function, space, in, std::int64_t(segment_size), out, impl::segments::totals_of<T>(op),
+                               options);
+}
+
+/// out(s) = op(init, in(s size), ..., in(min((s+1) size, n) - 1)): the fixed-size form from init,
+/// for any op.
+template <impl::ExecutionSpace Space, impl::AnyView In, std::integral Size, impl::AnyView Out, impl::OpArgument Op,
+          impl::ScanOptionsArgument Options = ScanOptions>
+void segmented_reduce(const Space& space, const In& in, Size segment_size, const Out& out,
+                      const std::type_identity_t<typename Out::non_const_value_type>& init, const Op& op,
+                      const Options& options = {}) {
+  constexpr const char* function = "kprim::segmented_reduce";
+  using T = typename Out::non_const_value_type;
+  static_assert(BinaryOperation<Op, T>, "kprim::segmented_reduce: op must provide operator()(T, T) -> T");
+  impl::check_fixed_segments<Space>(function, in, std::int64_t(segment_size), out, false);
+  impl::segments::fixed_reduce(function, space, in, std::int64_t(segment_size), out,
+                               impl::segments::totals_of<T>(op, init), options);
 }
 
 /// out(i) = op(in(b), ..., in(i)) where b is the first element of i's segment: an inclusive scan
 /// of each segment [offsets(s), offsets(s+1)), all in one pass. Elements outside every segment
-/// are not written. In place (`in` and `out` the same View) allowed. Offsets as for
-/// segmented_reduce. Asynchronous on device spaces.
+/// are not written. In place (`in` and `out` the same View) allowed. `op` is any associative
+/// functor or lambda, with or without identity(). Offsets as for segmented_reduce. Asynchronous on
+/// device spaces.
 /// @throws kprim::invalid_argument for mismatched extents, partially overlapping Views, an
 ///         empty offsets View, or a View that is unallocated or not accessible from `space`.
 template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Offsets, impl::AnyView Out,
@@ -118,10 +153,9 @@ void segmented_inclusive_scan(const Space& space, const In& in, const Offsets& o
                               const Op& op = {}, const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_inclusive_scan";
   using T = typename Out::non_const_value_type;
-  static_assert(Operation<Op, T>,
-                "kprim::segmented_inclusive_scan: op must provide operator()(T, T) -> T and an identity");
+  static_assert(BinaryOperation<Op, T>, "kprim::segmented_inclusive_scan: op must provide operator()(T, T) -> T");
   impl::check_segments<Space>(function, in, offsets, out, true);
-  impl::segments::marked_scan<false>(function, space, in, offsets, out, identity_of<T>(op), op, options);
+  impl::segments::marked_scan<false>(function, space, in, offsets, out, T{}, op, options);
 }
 
 /// The same over segments of `segment_size` elements.
@@ -131,24 +165,22 @@ void segmented_inclusive_scan(const Space& space, const In& in, Size segment_siz
                               const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_inclusive_scan";
   using T = typename Out::non_const_value_type;
-  static_assert(Operation<Op, T>,
-                "kprim::segmented_inclusive_scan: op must provide operator()(T, T) -> T and an identity");
+  static_assert(BinaryOperation<Op, T>, "kprim::segmented_inclusive_scan: op must provide operator()(T, T) -> T");
   impl::check_fixed_segments<Space>(function, in, std::int64_t(segment_size), out, true);
-  impl::segments::fixed_scan<false>(function, space, in, std::int64_t(segment_size), out, identity_of<T>(op), op,
-                                    options);
+  impl::segments::fixed_scan<false>(function, space, in, std::int64_t(segment_size), out, T{}, op, options);
 }
 
 /// out(i) = op(init, in(b), ..., in(i - 1)) where b is the first element of i's segment (so
-/// out(b) = init): an exclusive scan of each segment, all in one pass. As
-/// segmented_inclusive_scan otherwise.
+/// out(b) = init): an exclusive scan of each segment, all in one pass, for any op (with or without
+/// identity()). As segmented_inclusive_scan otherwise.
 template <impl::ExecutionSpace Space, impl::AnyView In, impl::AnyView Offsets, impl::AnyView Out,
           impl::OpArgument Op = Sum, impl::ScanOptionsArgument Options = ScanOptions>
 void segmented_exclusive_scan(const Space& space, const In& in, const Offsets& offsets, const Out& out,
                               const std::type_identity_t<typename Out::non_const_value_type>& init, const Op& op = {},
                               const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_exclusive_scan";
-  static_assert(Operation<Op, typename Out::non_const_value_type>,
-                "kprim::segmented_exclusive_scan: op must provide operator()(T, T) -> T and an identity");
+  static_assert(BinaryOperation<Op, typename Out::non_const_value_type>,
+                "kprim::segmented_exclusive_scan: op must provide operator()(T, T) -> T");
   impl::check_segments<Space>(function, in, offsets, out, true);
   impl::segments::marked_scan<true>(function, space, in, offsets, out, init, op, options);
 }
@@ -160,8 +192,8 @@ void segmented_exclusive_scan(const Space& space, const In& in, Size segment_siz
                               const std::type_identity_t<typename Out::non_const_value_type>& init, const Op& op = {},
                               const Options& options = {}) {
   constexpr const char* function = "kprim::segmented_exclusive_scan";
-  static_assert(Operation<Op, typename Out::non_const_value_type>,
-                "kprim::segmented_exclusive_scan: op must provide operator()(T, T) -> T and an identity");
+  static_assert(BinaryOperation<Op, typename Out::non_const_value_type>,
+                "kprim::segmented_exclusive_scan: op must provide operator()(T, T) -> T");
   impl::check_fixed_segments<Space>(function, in, std::int64_t(segment_size), out, true);
   impl::segments::fixed_scan<true>(function, space, in, std::int64_t(segment_size), out, init, op, options);
 }

@@ -67,8 +67,13 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   __shared__ Slots<Pair, 1> prefix_storage;
   T* const warp_exchange = scan_warp_exchange<T, Policy>();
   const PairOp pair_op{op};
-  const T identity = identity_of<T>(op);
-  const Pair no_pair{identity, 0u};
+  // Pads the tile past n (folded into no stored element): op's identity, or any value for an op
+  // without one, whose pair identity is the flagged empty span.
+  const T filler = [&] {
+    if constexpr (HasIdentity<Op, T>) return identity_of<T>(op);
+    else return T{};
+  }();
+  const Pair no_pair = pair_op.identity();
   const int lane = lane_id();
   const std::int64_t warp_offset = std::int64_t(threadIdx.x / warp_size) * per_warp;
 
@@ -82,18 +87,20 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   const auto begin = [&](std::int64_t tile, int buffer) {
     T* const exchange = warp_exchange + buffer * warps * runs::elements;
     const std::int64_t warp_first = tile * tile_size + warp_offset;
-    stage_tile<T, Policy, VectorIn>(in, warp_first, n, (tile + 1) * tile_size <= n, identity, exchange, lane);
+    stage_tile<T, Policy, VectorIn>(in, warp_first, n, (tile + 1) * tile_size <= n, filler, exchange, lane);
     Begun begun{tile, buffer, heads.template run_heads<items>(warp_first + std::int64_t(lane) * items, n), no_pair,
                 no_pair};
-    // The lane's run from its last head on (all of it without one).
+    // The lane's run from its last head on (all of it without one), started from its first
+    // element (no identity needed).
     const T* const run = runs::run_of(exchange, lane);
-    T folded = identity;
+    T folded = filler;
 #pragma unroll
     for (int q = 0; q < items / width; ++q) {
       const Vector16<T> part = load_shared_vector(run + q * width);
 #pragma unroll
       for (int k = 0; k < width; ++k)
-        folded = (begun.head_bits >> (q * width + k)) & 1u ? part.lane[k] : T(op(folded, part.lane[k]));
+        folded = (q == 0 && k == 0) || ((begun.head_bits >> (q * width + k)) & 1u) ? part.lane[k]
+                                                                                   : T(op(folded, part.lane[k]));
     }
     begun.thread_prefix = block_exclusive_scan<block_size>(Pair{folded, begun.head_bits != 0 ? 1u : 0u}, pair_op,
                                                            no_pair, begun.aggregate, storage);

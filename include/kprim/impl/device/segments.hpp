@@ -43,12 +43,24 @@ struct Headed {
   std::uint32_t head;
 };
 
+/// The head flag of the empty span: the pair ops' identity when op has none (a lambda), so the
+/// engine can seed and pad with it; a pair of an element never holds it.
+template <class Flag>
+inline constexpr Flag empty_span = Flag(~Flag(0));
+
 /// The segmented op on Headed: associative when op is; not commutative.
 template <class T, class Op>
 struct HeadedOp {
   Op op;
-  KOKKOS_FUNCTION Headed<T> identity() const { return {identity_of<T>(op), 0u}; }
+  KOKKOS_FUNCTION Headed<T> identity() const {
+    if constexpr (HasIdentity<Op, T>) return {identity_of<T>(op), 0u};
+    else return {T{}, empty_span<std::uint32_t>};
+  }
   KOKKOS_FUNCTION Headed<T> operator()(const Headed<T>& a, const Headed<T>& b) const {
+    if constexpr (!HasIdentity<Op, T>) {
+      if (b.head == empty_span<std::uint32_t>) return a;
+      if (a.head == empty_span<std::uint32_t>) return b;
+    }
     if (b.head) return b;
     return {T(op(a.value, b.value)), a.head};
   }
@@ -65,11 +77,38 @@ struct Counted {
 template <class T, class Count, class Op>
 struct CountedOp {
   Op op;
-  KOKKOS_FUNCTION Counted<T, Count> identity() const { return {identity_of<T>(op), Count(0)}; }
+  KOKKOS_FUNCTION Counted<T, Count> identity() const {
+    if constexpr (HasIdentity<Op, T>) return {identity_of<T>(op), Count(0)};
+    else return {T{}, empty_span<Count>};
+  }
   KOKKOS_FUNCTION Counted<T, Count> operator()(const Counted<T, Count>& a, const Counted<T, Count>& b) const {
+    if constexpr (!HasIdentity<Op, T>) {
+      if (b.heads == empty_span<Count>) return a;
+      if (a.heads == empty_span<Count>) return b;
+    }
     return {b.heads ? b.value : T(op(a.value, b.value)), Count(a.heads + b.heads)};
   }
 };
+
+/// What a segmented reduce writes: op over the segment, after `init` when the call gave one (as
+/// std::reduce); an empty segment gets init, or op's identity.
+template <class T, class Op>
+struct SegmentTotals {
+  Op op;
+  T empty;
+  bool seeded;
+  KOKKOS_FUNCTION T operator()(const T& total) const { return seeded ? T(op(empty, total)) : total; }
+};
+
+/// The totals of a call without init (op has an identity).
+template <class T, class Op>
+SegmentTotals<T, Op> totals_of(const Op& op) {
+  return {op, identity_of<T>(op), false};
+}
+template <class T, class Op>
+SegmentTotals<T, Op> totals_of(const Op& op, const T& init) {
+  return {op, init, true};
+}
 
 /// Segments given by CSR offsets: element i starts one when its bit is set. Elements before
 /// offsets(0) or from offsets(S) on belong to none and are never written.
@@ -172,11 +211,12 @@ struct FixedReduceWrite {
   PairSource<Headed<T>, In, FixedSegments> source;
   Out out;
   HeadedOp<T, Op> pair_op;
+  SegmentTotals<T, Op> totals;
   std::int64_t last;
   KOKKOS_FUNCTION Headed<T> prepare(std::int64_t i) const { return source(i); }
   KOKKOS_FUNCTION void operator()(std::int64_t i, const Headed<T>& prefix, const Headed<T>& own) const {
-    if (own.head && i > 0) out(source.segments.segment_of(i) - 1) = prefix.value;
-    if (i == last) out(source.segments.segment_of(i)) = pair_op(prefix, own).value;
+    if (own.head && i > 0) out(source.segments.segment_of(i) - 1) = totals(prefix.value);
+    if (i == last) out(source.segments.segment_of(i)) = totals(pair_op(prefix, own).value);
   }
   KOKKOS_FUNCTION void operator()(std::int64_t i, const Headed<T>& prefix) const { (*this)(i, prefix, prepare(i)); }
 };
@@ -190,12 +230,13 @@ struct MarkedReduceWrite {
   PairSource<Pair, In, MarkedSegments<Offsets>> source;
   Out out;
   CountedOp<T, Count, Op> pair_op;
+  SegmentTotals<T, Op> totals;
   const std::int64_t* segment_of_rank;
   std::int64_t last;
   KOKKOS_FUNCTION void close(Count heads, const T& value) const {
-    if (heads == 0) return;  // elements before the first segment
+    if (heads == 0 || heads == empty_span<Count>) return;  // elements before the first segment
     const std::int64_t s = segment_of_rank[heads - 1];
-    if (s >= 0) out(s) = value;
+    if (s >= 0) out(s) = totals(value);
   }
   KOKKOS_FUNCTION Pair prepare(std::int64_t i) const { return source(i); }
   KOKKOS_FUNCTION void operator()(std::int64_t i, const Pair& prefix, const Pair& own) const {
@@ -222,7 +263,7 @@ KOKKOS_INLINE_FUNCTION void set_bit(std::uint32_t* bits, std::int64_t i) {
 }
 
 /// The reduce's pass over the offsets, a scan of the marks: sets each mark's bit, maps its rank
-/// to its segment, and writes identity to the empty segments.
+/// to its segment, and writes `empty` (init or the identity) to the empty segments.
 template <class Offsets, class Out, class T>
 struct MarkAndRank {
   Offsets offsets;
@@ -230,7 +271,7 @@ struct MarkAndRank {
   std::uint32_t* bits;
   std::int64_t* segment_of_rank;
   std::int64_t count, n;
-  T identity;
+  T empty;
   KOKKOS_FUNCTION std::int64_t operator()(std::int64_t s) const {
     return marked_start(offsets, s, count, n) >= 0 ? 1 : 0;
   }
@@ -240,7 +281,7 @@ struct MarkAndRank {
       set_bit(bits, start);
       segment_of_rank[rank] = s < count ? s : -1;
     } else if (s < count) {
-      out(s) = identity;
+      out(s) = empty;
     }
   }
 };
@@ -304,8 +345,10 @@ struct ChunkEnds {
 
 /// Segmented reduce on a host space: out(s) for every segment [begin(s), end(s)).
 template <class Space, class In, class Starts, class Out, class Op>
-void host_reduce(const Space& space, const In& in, const Starts& starts, const Out& out, const Op& op) {
+void host_reduce(const Space& space, const In& in, const Starts& starts, const Out& out,
+                 const SegmentTotals<typename Out::non_const_value_type, Op>& totals) {
   using T = typename Out::non_const_value_type;
+  const Op& op = totals.op;
   const std::int64_t n = starts.n, count = starts.count;
   const std::int64_t chunks = host_chunks(space, n);
   std::vector<ChunkEnds<T>> ends(chunks);
@@ -328,12 +371,14 @@ void host_reduce(const Space& space, const In& in, const Starts& starts, const O
              ++s) {
           const std::int64_t next = starts.begin(s + 1), e = std::max(b, next);
           if (e <= last) {
-            if (e - b < 64) {  // short: a plain loop (fold_run's set-up costs more than its chains save)
-              T value = identity_of<T>(op);
-              for (std::int64_t i = b; i < e; ++i) value = T(op(value, get(i)));
-              out(s) = value;
+            if (e == b) {
+              out(s) = totals.empty;
+            } else if (e - b < 64) {  // short: a plain loop (fold_run's set-up costs more than its chains save)
+              T value = get(b);
+              for (std::int64_t i = b + 1; i < e; ++i) value = T(op(value, get(i)));
+              out(s) = totals(value);
             } else {
-              out(s) = thread::fold_run<T>(b, e, get, op);
+              out(s) = totals(thread::fold_run<T>(b, e, get, op));
             }
           } else {
             mine.tail_segment = s;
@@ -349,7 +394,7 @@ void host_reduce(const Space& space, const In& in, const Starts& starts, const O
     if (ends[c].head_segment >= 0 && ends[c].head_segment == open) {
       value = T(op(value, ends[c].head));
       if (ends[c].head_closes) {
-        out(open) = value;
+        out(open) = totals(value);
         open = -1;
       }
     }
@@ -376,8 +421,8 @@ void host_scan(const Space& space, const In& in, const Starts& starts, const Out
   using policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for("kprim::segmented_scan host carries", policy(space, 0, chunks), [&](std::int64_t c) {
     const std::int64_t first = n * c / chunks, last = std::min(n * (c + 1) / chunks, covered_end);
-    if (first >= last) {
-      carry[c] = identity_of<T>(op);
+    if (first >= last) {  // past the last segment, as every chunk after it: the carry is never used
+      carry[c] = T{};
       restarts[c] = 1;
       return;
     }
@@ -387,7 +432,7 @@ void host_scan(const Space& space, const In& in, const Starts& starts, const Out
     carry[c] = thread::fold_run<T>(from, last, get, op);
   });
   space.fence("kprim::segmented_scan: join the carries");
-  T running = identity_of<T>(op);
+  T running{};  // chunk 0 always restarts
   for (std::int64_t c = 0; c < chunks; ++c) {
     const T out_of_chunk = restarts[c] ? carry[c] : T(op(running, carry[c]));
     carry[c] = running;
@@ -407,7 +452,13 @@ void host_scan(const Space& space, const In& in, const Starts& starts, const Out
     for (s = std::max<std::int64_t>(s, 0); at < last && s < count; ++s) {
       const std::int64_t b = starts.begin(s), e = std::min(starts.end(s), last);
       if (b < at || b >= e) continue;  // before this chunk, or empty
-      thread::scan_run_as<Exclusive, T>(b, e, get, put, Exclusive ? init : identity_of<T>(op), op);
+      if constexpr (Exclusive) {
+        thread::scan_run_as<true, T>(b, e, get, put, init, op);
+      } else {  // from the first element: ops without an identity scan too
+        const T head = get(b);
+        put(b, head);
+        thread::scan_run_as<false, T>(b + 1, e, get, put, head, op);
+      }
       at = e;
     }
   });
@@ -572,8 +623,9 @@ struct ChunkCounts {
 /// partials, and each empty one gets the identity.
 template <class Space, class In, class Offsets, class Out, class Op>
 void chunked_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
-                    const Op& op) {
+                    const SegmentTotals<typename Out::non_const_value_type, Op>& totals) {
   using T = typename Out::non_const_value_type;
+  const Op op = totals.op;
   using team_policy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<std::int64_t>>;
   using member = typename team_policy::member_type;
   constexpr std::int64_t chunk = reduce_chunk;
@@ -635,7 +687,7 @@ void chunked_reduce(const char* function, const Space& space, const In& in, cons
             },
             OpReducer<T, Op>{op, &value});
         Kokkos::single(Kokkos::PerThread(team), [&] {
-          if (chunk_first[s + 1] - first_chunk == 1) out(s) = value;
+          if (chunk_first[s + 1] - first_chunk == 1) out(s) = totals(value);
           else partials[k] = value;
         });
       });
@@ -650,15 +702,16 @@ void chunked_reduce(const char* function, const Space& space, const In& in, cons
         Kokkos::parallel_reduce(
             Kokkos::ThreadVectorRange(team, first, last),
             [&](std::int64_t k, T& partial) { partial = T(op(partial, partials[k])); }, OpReducer<T, Op>{op, &value});
-        Kokkos::single(Kokkos::PerThread(team), [&] { out(s) = value; });
+        Kokkos::single(Kokkos::PerThread(team), [&] { out(s) = last == first ? totals.empty : totals(value); });
       });
 }
 
 /// marked_reduce's pair scan (any op, any mix; n > 0 and S > 0).
 template <class Space, class In, class Offsets, class Out, class Op, class Options>
 void paired_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
-                   const Op& op, const Options& options) {
+                   const SegmentTotals<typename Out::non_const_value_type, Op>& totals, const Options& options) {
   using T = typename Out::non_const_value_type;
+  const Op& op = totals.op;
   const std::int64_t n = std::int64_t(in.extent(0));
   const std::int64_t count = std::int64_t(offsets.extent(0)) - 1;
   const std::size_t rank_bytes = std::size_t(count + 1) * sizeof(std::int64_t);
@@ -668,7 +721,7 @@ void paired_reduce(const char* function, const Space& space, const In& in, const
   std::int64_t* const segment_of_rank = reinterpret_cast<std::int64_t*>(buffers.template as<unsigned char>() + bit_bytes(n));
   zero_bytes(space, reinterpret_cast<unsigned char*>(bits), bit_bytes(n));
   using Marks = MarkAndRank<Offsets, Out, T>;
-  const Marks marks{offsets, out, bits, segment_of_rank, count, n, identity_of<T>(op)};
+  const Marks marks{offsets, out, bits, segment_of_rank, count, n, totals.empty};
   const std::int64_t zero = 0;
   scan_values(function, space, IndexSource<Marks, std::int64_t>{marks, count + 1},
               Sink<std::int64_t, Marks>{marks, count + 1}, true, &zero, Sum{}, options, NoTotal{});
@@ -681,51 +734,53 @@ void paired_reduce(const char* function, const Space& space, const In& in, const
     const CountedOp<T, Count, Op> pair_op{op};
     const Pair seed = pair_op.identity();
     scan_values(function, space, IndexSource<PairSource<Pair, In, Segments>, Pair>{source, n},
-                Sink<Pair, Write>{Write{source, out, pair_op, segment_of_rank, n - 1}, n}, true, &seed, pair_op,
+                Sink<Pair, Write>{Write{source, out, pair_op, totals, segment_of_rank, n - 1}, n}, true, &seed, pair_op,
                 options, NoTotal{});
   };
-  // Ranks count the marks, at most S + 1: 32 bits make the pair of a float or an int32 8 bytes.
-  if (count + 1 <= std::int64_t(0xffffffff)) run(std::uint32_t(0));
+  // Ranks count the marks, at most S + 1: 32 bits make the pair of a float or an int32 8 bytes
+  // (all ones flags the empty span).
+  if (count + 1 < std::int64_t(0xffffffff)) run(std::uint32_t(0));
   else run(std::int64_t(0));
 }
 
-/// Segmented reduce over CSR offsets: out(s) = op over segment s (identity when empty).
+/// Segmented reduce over CSR offsets: out(s) = totals(op over segment s), totals.empty when empty.
 template <class Space, class In, class Offsets, class Out, class Op, class Options>
 void marked_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
-                   const Op& op, const Options& options) {
+                   const SegmentTotals<typename Out::non_const_value_type, Op>& totals, const Options& options) {
   using T = typename Out::non_const_value_type;
   const std::int64_t n = std::int64_t(in.extent(0));
   const std::int64_t count = std::int64_t(offsets.extent(0)) - 1;
   if (count == 0) return;
   if (n == 0) {
-    Kokkos::deep_copy(space, out, identity_of<T>(op));
+    Kokkos::deep_copy(space, out, totals.empty);
     return;
   }
   if constexpr (runs_on_host_v<Space>) {
     if (options.determinism != Determinism::bitwise) {
-      host_reduce(space, in, OffsetStarts<Offsets>{offsets, count, n}, out, op);
+      host_reduce(space, in, OffsetStarts<Offsets>{offsets, count, n}, out, totals);
       return;
     }
   }
-  if constexpr (is_commutative_v<Op> && !runs_on_host_v<Space>) {
+  if constexpr (is_commutative_v<Op> && HasIdentity<Op, T> && !runs_on_host_v<Space>) {
     if (n / count >= chunked_mean_length && options.determinism != Determinism::bitwise) {
-      chunked_reduce(function, space, in, offsets, out, op);
+      chunked_reduce(function, space, in, offsets, out, totals);
       return;
     }
   }
-  paired_reduce(function, space, in, offsets, out, op, options);
+  paired_reduce(function, space, in, offsets, out, totals, options);
 }
 
 /// Segmented reduce over segments of `size` elements: out(s) = op over elements [s size, (s+1) size).
 template <class Space, class In, class Out, class Op, class Options>
 void fixed_reduce(const char* function, const Space& space, const In& in, std::int64_t size, const Out& out,
-                  const Op& op, const Options& options) {
+                  const SegmentTotals<typename Out::non_const_value_type, Op>& totals, const Options& options) {
   using T = typename Out::non_const_value_type;
+  const Op& op = totals.op;
   const std::int64_t n = std::int64_t(in.extent(0));
   if (n == 0) return;
   if constexpr (runs_on_host_v<Space>) {
     if (options.determinism != Determinism::bitwise) {
-      host_reduce(space, in, FixedStarts{size, (n + size - 1) / size, n}, out, op);
+      host_reduce(space, in, FixedStarts{size, (n + size - 1) / size, n}, out, totals);
       return;
     }
   }
@@ -735,7 +790,7 @@ void fixed_reduce(const char* function, const Space& space, const In& in, std::i
   const HeadedOp<T, Op> pair_op{op};
   const Pair seed = pair_op.identity();
   scan_values(function, space, IndexSource<PairSource<Pair, In, FixedSegments>, Pair>{source, n},
-              Sink<Pair, Write>{Write{source, out, pair_op, n - 1}, n}, true, &seed, pair_op, options, NoTotal{});
+              Sink<Pair, Write>{Write{source, out, pair_op, totals, n - 1}, n}, true, &seed, pair_op, options, NoTotal{});
 }
 
 }  // namespace kprim::impl::segments

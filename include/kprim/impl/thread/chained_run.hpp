@@ -29,20 +29,32 @@ namespace kprim::impl::thread {
 /// Independent chains for a run of `count` elements: 8 when each gets at least 64 elements.
 KOKKOS_INLINE_FUNCTION constexpr int chains_for(std::int64_t count) { return count >= 8 * 64 ? 8 : 1; }
 
-/// op(get(begin), ..., get(end - 1)) with 8 independent chains; identity for an empty run.
+/// A chain's start: op's identity, or for an op without one the chain's first element, which the
+/// chain then skips (chain_skip elements).
+template <class T, class Op, class Get>
+KOKKOS_FORCEINLINE_FUNCTION T chain_start(const Op& op, const Get& get, std::int64_t first) {
+  if constexpr (HasIdentity<Op, T>) return identity_of<T>(op);
+  else return T(get(first));
+}
+template <class Op, class T>
+inline constexpr std::int64_t chain_skip = HasIdentity<Op, T> ? 0 : 1;
+
+/// op(get(begin), ..., get(end - 1)) with 8 independent chains; identity for an empty run (which
+/// an op without identity must not be given).
 template <class T, class Get, class Op>
 KOKKOS_FUNCTION T fold_chains(std::int64_t begin, std::int64_t end, const Get& get, const Op& op) {
-  const T identity = identity_of<T>(op);
   constexpr int chains = 8;
+  constexpr std::int64_t skip = chain_skip<Op, T>;
   if (chains_for(end - begin) == chains) {
     const std::int64_t length = (end - begin) / chains;
     T acc[chains];
-    for (int c = 0; c < chains; ++c) acc[c] = identity;
     if constexpr (is_commutative_v<Op>) {
-      for (std::int64_t j = 0; j < length; ++j)
+      for (int c = 0; c < chains; ++c) acc[c] = chain_start<T>(op, get, begin + c);
+      for (std::int64_t j = skip; j < length; ++j)
         for (int c = 0; c < chains; ++c) acc[c] = op(acc[c], get(begin + j * chains + c));
     } else {
-      for (std::int64_t j = 0; j < length; ++j)
+      for (int c = 0; c < chains; ++c) acc[c] = chain_start<T>(op, get, begin + c * length);
+      for (std::int64_t j = skip; j < length; ++j)
         for (int c = 0; c < chains; ++c) acc[c] = op(acc[c], get(begin + c * length + j));
     }
     T total = acc[0];
@@ -50,8 +62,8 @@ KOKKOS_FUNCTION T fold_chains(std::int64_t begin, std::int64_t end, const Get& g
     for (std::int64_t i = begin + chains * length; i < end; ++i) total = op(total, get(i));
     return total;
   }
-  T total = identity;
-  for (std::int64_t i = begin; i < end; ++i) total = op(total, get(i));
+  T total = chain_start<T>(op, get, begin);
+  for (std::int64_t i = begin + skip; i < end; ++i) total = op(total, get(i));
   return total;
 }
 
