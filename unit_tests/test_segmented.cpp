@@ -13,6 +13,11 @@ using namespace kprim_test;
 using Catch::Matchers::StartsWith;
 
 
+/// The matrix product without identity(): what a user's functor often is.
+struct MatMulModNoIdentity {
+  KOKKOS_FUNCTION Mat2 operator()(const Mat2& x, const Mat2& y) const { return multiply_mod(x, y, MatMulMod::p); }
+};
+
 TEMPLATE_LIST_TEST_CASE("segmented calls keep the order of a non-commutative op", "[segmented]", SpaceOnly) {
   using Space = typename TestType::space;
   const Space space;
@@ -30,38 +35,39 @@ TEMPLATE_LIST_TEST_CASE("segmented calls keep the order of a non-commutative op"
 // The device path of long segments (each segment cut into chunks of 2048 elements, a map from
 // chunk to segment, the partials of multi-chunk segments folded after) runs only on GPUs through
 // the public call: called directly here, so that every space, CI's CPU included, checks it over
-// every layout.
+// every layout: commutative ops (lanes fold strided shares), a matrix product (rows folded in
+// order) and the same without identity(), from init.
 TEMPLATE_LIST_TEST_CASE("segmented reduce's chunk path over every layout", "[segmented]", SpaceOnly) {
   using Space = typename TestType::space;
   const Space space;
-  const std::int64_t guard = 99;
-  const auto check = [&](const Layout& layout, const auto& op) {
-    const std::vector<std::int64_t> host = exact_input<std::int64_t, kprim::Sum>(layout.n, 5 + layout.n);
+  const auto check = [&](const Layout& layout, const auto& host, const auto& totals) {
+    using T = typename std::decay_t<decltype(host)>::value_type;
+    const T guard = T(99);
     const std::size_t segments = layout.offsets.size() - 1;
     const auto in = to_space(space, host, "in");
     const auto offsets = to_space(space, layout.offsets, "offsets");
     const auto reduce = guarded(space, segments, guard);
     if (layout.n > 0 && segments > 0)
-      kprim::impl::segments::chunked_reduce("test", space, in, offsets, first_n(reduce, segments),
-                                            kprim::impl::segments::totals_of<std::int64_t>(op));
+      kprim::impl::segments::chunked_reduce("test", space, in, offsets, first_n(reduce, segments), totals);
     else  // the public call's early returns: nothing to fold, or every segment empty
-      kprim::segmented_reduce(space, in, offsets, first_n(reduce, segments), op);
-    std::vector<std::int64_t> want, unused_inclusive, unused_exclusive;
-    expected_segments(host, layout.offsets, op, std::int64_t(0), guard, want, unused_inclusive, unused_exclusive);
-    CHECK(first_mismatch(to_host(reduce), want) == -1);
+      kprim::segmented_reduce(space, in, offsets, first_n(reduce, segments), totals.empty, totals.op);
+    std::vector<T> want, want_from_init, unused_inclusive, unused_exclusive;
+    expected_segments(host, layout.offsets, totals.op, totals.empty, guard, want, unused_inclusive, unused_exclusive,
+                      &want_from_init);
+    CHECK(first_mismatch(to_host(reduce), totals.seeded ? want_from_init : want) == -1);
   };
+  using kprim::impl::segments::totals_of;
   for (const Layout& layout : layouts()) {
     INFO(Space::name() << ", " << layout.name << ": " << layout.n << " elements, " << layout.offsets.size() - 1
                        << " segments");
-    check(layout, kprim::Sum{});
-    check(layout, kprim::Max{});
+    const std::vector<std::int64_t> host = exact_input<std::int64_t, kprim::Sum>(layout.n, 5 + layout.n);
+    check(layout, host, totals_of<std::int64_t>(kprim::Sum{}));
+    check(layout, host, totals_of<std::int64_t>(kprim::Max{}));
+    const std::vector<Mat2> matrices = random_matrices(layout.n, 4 + layout.n);
+    check(layout, matrices, totals_of<Mat2>(MatMulMod{}));
+    check(layout, matrices, totals_of<Mat2>(MatMulModNoIdentity{}, Mat2{2, 1, 1, 1}));
   }
 }
-
-/// The matrix product without identity(): what a user's functor often is.
-struct MatMulModNoIdentity {
-  KOKKOS_FUNCTION Mat2 operator()(const Mat2& x, const Mat2& y) const { return multiply_mod(x, y, MatMulMod::p); }
-};
 
 /// The calls any op can make (a reduce from init, both scans) over CSR offsets and, when size > 0,
 /// over segments of `size` elements; guards after every output.

@@ -213,6 +213,41 @@ __device__ T vector_reduce(std::int64_t n, const Read& read, const Op& op) {
   }
 }
 
+/// op over read(0 .. n), n >= 1, in range order by the calling thread's vector lanes, for any
+/// associative op (no identity needed, commutative or not); every lane gets it. Rows of
+/// blockDim.x elements (coalesced), four in flight, each folded in lane order by a shuffle tree
+/// (lane i takes lane i + offset's fold of the elements after its own), then chained.
+template <class T, class Read, class Op>
+__device__ T vector_fold_in_order(std::int64_t n, const Read& read, const Op& op) {
+  constexpr int rows = 4;
+  const int width = int(blockDim.x), lane = int(threadIdx.x);
+  const unsigned mask = vector_lanes_mask();
+  T carry{};
+  for (std::int64_t first = 0; first < n; first += rows * width) {
+    T values[rows];
+#pragma unroll
+    for (int r = 0; r < rows; ++r) {
+      const std::int64_t i = first + std::int64_t(r) * width + lane;
+      values[r] = i < n ? T(read(i)) : T{};
+    }
+    for (int offset = 1; offset < width; offset *= 2) {
+#pragma unroll
+      for (int r = 0; r < rows; ++r) {
+        const T after = shuffle_down(values[r], offset, width, mask);
+        const std::int64_t in_row = n - first - std::int64_t(r) * width;  // valid elements of row r
+        if ((lane & (2 * offset - 1)) == 0 && lane + offset < in_row) values[r] = op(values[r], after);
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < rows; ++r) {
+      if (first + std::int64_t(r) * width >= n) break;
+      const T row_total = shuffle_index(values[r], 0, width, mask);
+      carry = (first == 0 && r == 0) ? row_total : T(op(carry, row_total));
+    }
+  }
+  return carry;
+}
+
 }  // namespace kprim::impl::cuda
 
 #endif

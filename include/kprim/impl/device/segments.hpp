@@ -26,6 +26,7 @@
 #include <Kokkos_Core.hpp>
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 #include <kprim/impl/cuda/segmented_scan.cuh>
+#include <kprim/impl/cuda/team.cuh>
 #endif
 
 #include <algorithm>
@@ -328,6 +329,17 @@ struct FixedStarts {
   std::int64_t at(std::int64_t i) const { return i < 0 ? -1 : std::min(i / size, count - 1); }
 };
 
+/// out(i) = value, for the thread layer's scans. A functor, not a lambda: the thread layer's
+/// functions are host and device, and nvcc warns when they call a host lambda (as `get`,
+/// IndexSource over the input View).
+template <class Out>
+struct PutInto {
+  Out out;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, const typename Out::non_const_value_type& value) const {
+    out(i) = value;
+  }
+};
+
 /// The chunks of a host call: a few per thread, each at least 16384 elements.
 template <class Space>
 std::int64_t host_chunks(const Space& space, std::int64_t n) {
@@ -352,7 +364,7 @@ void host_reduce(const Space& space, const In& in, const Starts& starts, const O
   const std::int64_t n = starts.n, count = starts.count;
   const std::int64_t chunks = host_chunks(space, n);
   std::vector<ChunkEnds<T>> ends(chunks);
-  const auto get = [&](std::int64_t i) { return T(in(i)); };
+  const IndexSource<In, T> get{in, n};
   Kokkos::parallel_for(
       "kprim::segmented_reduce host", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
       [&](std::int64_t c) {
@@ -417,7 +429,7 @@ void host_scan(const Space& space, const In& in, const Starts& starts, const Out
   const std::int64_t covered_end = starts.begin(count);
   std::vector<T> carry(chunks);          // pass 1: the chunk's carry out; then the carry into it
   std::vector<char> restarts(chunks, 0);  // a segment starts inside the chunk
-  const auto get = [&](std::int64_t i) { return T(in(i)); };
+  const IndexSource<In, T> get{in, n};
   using policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for("kprim::segmented_scan host carries", policy(space, 0, chunks), [&](std::int64_t c) {
     const std::int64_t first = n * c / chunks, last = std::min(n * (c + 1) / chunks, covered_end);
@@ -441,7 +453,7 @@ void host_scan(const Space& space, const In& in, const Starts& starts, const Out
   Kokkos::parallel_for("kprim::segmented_scan host", policy(space, 0, chunks), [&](std::int64_t c) {
     const std::int64_t first = n * c / chunks, last = std::min(n * (c + 1) / chunks, covered_end);
     if (first >= last) return;
-    const auto put = [&](std::int64_t i, const T& value) { out(i) = value; };
+    const PutInto<Out> put{out};
     std::int64_t s = starts.at(first);
     std::int64_t at = first;
     if (s >= 0 && starts.begin(s) < first) {  // the piece of a segment begun before
@@ -590,9 +602,50 @@ struct OpReducer {
   KOKKOS_FUNCTION bool references_scalar() const { return true; }
 };
 
-/// Segments whose mean length is at least this many elements go through chunked_reduce
-/// (commutative ops on devices), shorter ones through the pairs: H100, 2^26 floats, a power law of
-/// mean ~75 takes 373 us in pairs and 481 in chunks, segments of ~1000 337 and 153.
+/// op over read(0 .. n), n >= 1, in range order, by the vector lanes of the calling team thread
+/// (every lane gets it), for any op: on CUDA rows of lanes folded with shuffles
+/// (cuda::vector_fold_in_order), elsewhere one lane's loop.
+template <class T, class Member, class Read, class Op>
+KOKKOS_FUNCTION T vector_fold_in_order(const Member& team, std::int64_t n, const Read& read, const Op& op) {
+  T total;
+  bool done = false;
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+  if constexpr (cuda_team_avail_v<Member, T>) {
+    KOKKOS_IF_ON_DEVICE((total = cuda::vector_fold_in_order<T>(n, read, op); done = true;))
+  }
+#endif
+  if (!done) Kokkos::single(Kokkos::PerThread(team), [&](T& value) { value = thread::fold_run<T>(0, n, read, op); }, total);
+  return total;
+}
+
+/// op over read(0 .. n), n >= 1, by the calling team thread's `lanes` vector lanes (every lane
+/// gets it): commutative ops with an identity fold each lane's strided share with four loads in
+/// flight (one at a time, a lane waits on memory for each: 0.69x CUB for segments of ~1000 floats,
+/// H100); any other op folds rows of lanes in order.
+template <class T, class Member, class Read, class Op>
+KOKKOS_FUNCTION T vector_fold(const Member& team, int lanes, std::int64_t n, const Read& read, const Op& op) {
+  if constexpr (is_commutative_v<Op> && HasIdentity<Op, T>) {
+    T value;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team, 0, lanes),
+        [&](int lane, T& partial) {
+          std::int64_t i = lane;
+          for (; i + 3 * lanes < n; i += 4 * lanes) {
+            const T a = T(read(i)), b = T(read(i + lanes)), c = T(read(i + 2 * lanes)), d = T(read(i + 3 * lanes));
+            partial = T(op(partial, T(op(T(op(a, b)), T(op(c, d))))));
+          }
+          for (; i < n; i += lanes) partial = T(op(partial, T(read(i))));
+        },
+        OpReducer<T, Op>{op, &value});
+    return value;
+  } else {
+    return vector_fold_in_order<T>(team, n, read, op);
+  }
+}
+
+/// Segments whose mean length is at least this many elements go through chunked_reduce on
+/// devices, shorter ones through the pairs: H100, 2^26 floats, a power law of mean ~75 takes 373
+/// us in pairs and 481 in chunks, segments of ~1000 337 and 153.
 inline constexpr std::int64_t chunked_mean_length = 256;
 
 /// Elements per chunk of chunked_reduce (GPUs): 64 per lane of the warp that reduces it, so a
@@ -617,10 +670,11 @@ struct ChunkCounts {
   }
 };
 
-/// Segmented reduce of long segments, for commutative ops: segment s is cut into chunks of
-/// reduce_chunk elements and one vector of lanes reduces each with coalesced loads (a segment of
-/// one chunk writes out(s) at once); then a vector per segment of several chunks folds their
-/// partials, and each empty one gets the identity.
+/// Segmented reduce of long segments: segment s is cut into chunks of reduce_chunk elements and
+/// one vector of lanes reduces each with coalesced loads (a segment of one chunk writes out(s) at
+/// once); then a vector per segment of several chunks folds their partials, and each empty one
+/// gets totals.empty. Commutative ops with an identity fold each lane's strided share; any other
+/// op folds rows of lanes in order (vector_fold_in_order).
 template <class Space, class In, class Offsets, class Out, class Op>
 void chunked_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
                     const SegmentTotals<typename Out::non_const_value_type, Op>& totals) {
@@ -672,20 +726,7 @@ void chunked_reduce(const char* function, const Space& space, const In& in, cons
         const auto r = map.range(s);
         const std::int64_t begin = r.first + (k - first_chunk) * chunk;
         const std::int64_t end = Kokkos::min(r.second, begin + chunk);
-        T value;
-        // Each lane folds a strided share with four loads in flight (one at a time, a lane waits
-        // on memory for each: 0.69x CUB for segments of ~1000 floats, H100).
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(team, 0, lanes),
-            [&](int lane, T& partial) {
-              std::int64_t i = begin + lane;
-              for (; i + 3 * lanes < end; i += 4 * lanes) {
-                const T a = T(in(i)), b = T(in(i + lanes)), c = T(in(i + 2 * lanes)), d = T(in(i + 3 * lanes));
-                partial = T(op(partial, T(op(T(op(a, b)), T(op(c, d))))));
-              }
-              for (; i < end; i += lanes) partial = T(op(partial, T(in(i))));
-            },
-            OpReducer<T, Op>{op, &value});
+        const T value = vector_fold<T>(team, lanes, end - begin, [&](std::int64_t i) { return T(in(begin + i)); }, op);
         Kokkos::single(Kokkos::PerThread(team), [&] {
           if (chunk_first[s + 1] - first_chunk == 1) out(s) = totals(value);
           else partials[k] = value;
@@ -698,11 +739,12 @@ void chunked_reduce(const char* function, const Space& space, const In& in, cons
         if (s >= count) return;
         const std::int64_t first = chunk_first[s], last = chunk_first[s + 1];
         if (last - first == 1) return;  // written by its chunk
-        T value;
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(team, first, last),
-            [&](std::int64_t k, T& partial) { partial = T(op(partial, partials[k])); }, OpReducer<T, Op>{op, &value});
-        Kokkos::single(Kokkos::PerThread(team), [&] { out(s) = last == first ? totals.empty : totals(value); });
+        if (last == first) {
+          Kokkos::single(Kokkos::PerThread(team), [&] { out(s) = totals.empty; });
+          return;
+        }
+        const T value = vector_fold<T>(team, lanes, last - first, [&](std::int64_t k) { return partials[first + k]; }, op);
+        Kokkos::single(Kokkos::PerThread(team), [&] { out(s) = totals(value); });
       });
 }
 
@@ -747,7 +789,6 @@ void paired_reduce(const char* function, const Space& space, const In& in, const
 template <class Space, class In, class Offsets, class Out, class Op, class Options>
 void marked_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
                    const SegmentTotals<typename Out::non_const_value_type, Op>& totals, const Options& options) {
-  using T = typename Out::non_const_value_type;
   const std::int64_t n = std::int64_t(in.extent(0));
   const std::int64_t count = std::int64_t(offsets.extent(0)) - 1;
   if (count == 0) return;
@@ -761,7 +802,7 @@ void marked_reduce(const char* function, const Space& space, const In& in, const
       return;
     }
   }
-  if constexpr (is_commutative_v<Op> && HasIdentity<Op, T> && !runs_on_host_v<Space>) {
+  if constexpr (!runs_on_host_v<Space>) {
     if (n / count >= chunked_mean_length && options.determinism != Determinism::bitwise) {
       chunked_reduce(function, space, in, offsets, out, totals);
       return;
