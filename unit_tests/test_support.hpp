@@ -55,8 +55,14 @@ struct cases<std::tuple<Spaces...>, Values, Ops> {
 };
 
 using Spaces = std::tuple<KPRIM_TEST_SPACES>;
+#if KPRIM_TEST_REPRESENTATIVE_TYPES
+// One type of each kind and width, one op of each kind (unit_tests/CMakeLists.txt: KPRIM_TEST_TYPES).
+using Values = std::tuple<std::int32_t, std::uint64_t, float, double>;
+using BuiltinOps = std::tuple<kprim::Sum, kprim::Max>;
+#else
 using Values = std::tuple<std::int32_t, std::int64_t, std::uint32_t, std::uint64_t, float, double>;
 using BuiltinOps = std::tuple<kprim::Sum, kprim::Prod, kprim::Min, kprim::Max>;
+#endif
 
 /// Every enabled space x value type x built-in op.
 using SpaceValueOp = typename cases<Spaces, Values, BuiltinOps>::type;
