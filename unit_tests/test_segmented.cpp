@@ -18,6 +18,39 @@ struct MatMulModNoIdentity {
   KOKKOS_FUNCTION Mat2 operator()(const Mat2& x, const Mat2& y) const { return multiply_mod(x, y, MatMulMod::p); }
 };
 
+/// x -> a x + b modulo 2^(8 sizeof(Word)): 4- and 8-byte values of a non-commutative op, which a
+/// GPU's chunk path reads in 16-byte vectors (Mat2, 32 bytes, is read one by one).
+template <class Word>
+struct Affine {
+  Word a = 1, b = 0;
+  Affine() = default;
+  KOKKOS_FUNCTION Affine(Word a_, Word b_) : a(a_), b(b_) {}
+  explicit Affine(int guard) : a(Word(guard)), b(Word(guard)) {}
+  KOKKOS_FUNCTION friend bool operator==(const Affine& x, const Affine& y) { return x.a == y.a && x.b == y.b; }
+  friend const Affine& operator+(const Affine& m) { return m; }  // first_mismatch prints +value
+  friend std::ostream& operator<<(std::ostream& os, const Affine& m) {
+    return os << "(" << std::uint64_t(m.a) << " x + " << std::uint64_t(m.b) << ")";
+  }
+};
+
+/// x, then y: associative, not commutative, no identity().
+struct AffineThen {
+  template <class Word>
+  KOKKOS_FUNCTION Affine<Word> operator()(const Affine<Word>& x, const Affine<Word>& y) const {
+    using Wide = std::conditional_t<sizeof(Word) < 4, std::uint32_t, Word>;  // no int promotion
+    return {Word(Wide(y.a) * Wide(x.a)), Word(Wide(y.a) * Wide(x.b) + Wide(y.b))};
+  }
+};
+
+/// n maps with odd slopes (so that no product loses its low bits), from `seed`.
+template <class Word>
+std::vector<Affine<Word>> random_maps(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Affine<Word>> maps(n);
+  for (auto& m : maps) m = {Word(rng() | 1u), Word(rng())};
+  return maps;
+}
+
 TEMPLATE_LIST_TEST_CASE("segmented calls keep the order of a non-commutative op", "[segmented]", SpaceOnly) {
   using Space = typename TestType::space;
   const Space space;
@@ -35,8 +68,9 @@ TEMPLATE_LIST_TEST_CASE("segmented calls keep the order of a non-commutative op"
 // The device path of long segments (each segment cut into chunks of 2048 elements, a map from
 // chunk to segment, the partials of multi-chunk segments folded after) runs only on GPUs through
 // the public call: called directly here, so that every space, CI's CPU included, checks it over
-// every layout: commutative ops (lanes fold strided shares), a matrix product (rows folded in
-// order) and the same without identity(), from init.
+// every layout: commutative ops (lanes fold strided shares), a matrix product (folded in order)
+// and the same without identity(), from init, and 4- and 8-byte affine maps without identity()
+// (in order, in 16-byte vectors on a GPU: chunks that start and end inside a vector).
 TEMPLATE_LIST_TEST_CASE("segmented reduce's chunk path over every layout", "[segmented]", SpaceOnly) {
   using Space = typename TestType::space;
   const Space space;
@@ -66,6 +100,10 @@ TEMPLATE_LIST_TEST_CASE("segmented reduce's chunk path over every layout", "[seg
     const std::vector<Mat2> matrices = random_matrices(layout.n, 4 + layout.n);
     check(layout, matrices, totals_of<Mat2>(MatMulMod{}));
     check(layout, matrices, totals_of<Mat2>(MatMulModNoIdentity{}, Mat2{2, 1, 1, 1}));
+    using Affine16 = Affine<std::uint16_t>;
+    using Affine32 = Affine<std::uint32_t>;
+    check(layout, random_maps<std::uint16_t>(layout.n, 6 + layout.n), totals_of<Affine16>(AffineThen{}, Affine16(3, 1)));
+    check(layout, random_maps<std::uint32_t>(layout.n, 7 + layout.n), totals_of<Affine32>(AffineThen{}, Affine32(3, 1)));
   }
 }
 

@@ -13,6 +13,7 @@
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
+#include <kprim/impl/cuda/load.cuh>
 #include <kprim/impl/cuda/warp.cuh>
 #include <kprim/ops.hpp>
 
@@ -244,6 +245,106 @@ __device__ T vector_fold_in_order(std::int64_t n, const Read& read, const Op& op
     if ((lane & (2 * offset - 1)) == 0 && lane + offset < runs) value = op(value, after);
   }
   return shuffle_index(value, 0, width, mask);
+}
+
+namespace detail {
+/// left op right for values that may be empty (ops without identity): the other one when one is.
+template <class T, class Op>
+__device__ __forceinline__ T join_in_order(const T& left, bool has_left, const T& right, bool has_right, const Op& op) {
+  return has_left && has_right ? T(op(left, right)) : (has_left ? left : right);
+}
+
+/// One butterfly step of vector_fold_contiguous_in_order: the lanes `offset` apart, each holding
+/// the same Held rows, swap halves; the lower lane keeps the first half of the rows joined over
+/// both lanes (its own values on the left), the upper the second half.
+template <int Held, class T, int Rows, class Op>
+__device__ __forceinline__ void keep_half_of_rows(T (&value)[Rows], bool (&has)[Rows], int lane, int offset,
+                                                  const Op& op) {
+  const bool upper = (lane & offset) != 0;
+#pragma unroll
+  for (int j = 0; j < Held / 2; ++j) {
+    // Both halves read into scalars before choosing: a choice between two array elements is a choice
+    // of address, which keeps the array in local memory.
+    const T first_half = value[j], second_half = value[Held / 2 + j];
+    const bool first_has = has[j], second_has = has[Held / 2 + j];
+    const T received = shuffle_index(upper ? first_half : second_half, lane ^ offset);
+    const bool received_has = shuffle_index(int(upper ? first_has : second_has), lane ^ offset) != 0;
+    const T own = upper ? second_half : first_half;
+    const bool own_has = upper ? second_has : first_has;
+    value[j] = upper ? join_in_order(received, received_has, own, own_has, op)
+                     : join_in_order(own, own_has, received, received_has, op);
+    has[j] = own_has || received_has;
+  }
+}
+}  // namespace detail
+
+/// op over data[0 .. n), n >= 1, in index order (In converted to T), by a warp of 32 vector lanes
+/// (blockDim.x == 32), for any associative op. A pass reads 8 rows of 32 16-byte vectors, each
+/// row one coalesced 512-byte load (lane l's vector is the row's l-th), and each lane folds its
+/// vectors' elements; a butterfly then folds the 32 lanes of every row, halving the rows each lane
+/// holds at each step (4 + 2 + 1 shuffles, then 2 joining lanes), and 3 more shuffles fold the 8
+/// row totals in row order. Vectors only partly inside [0, n) are read element by element (no
+/// byte outside is read).
+template <class T, class In, class Op>
+__device__ T vector_fold_contiguous_in_order(const In* data, std::int64_t n, const Op& op) {
+  constexpr int width = vector_width_v<In>;
+  constexpr int rows = 8;
+  constexpr std::int64_t per_pass = std::int64_t(rows) * warp_size * width;
+  const int lane = int(threadIdx.x);
+  // Positions count from the 16-byte boundary at or before data; the elements are [skew, end).
+  const std::int64_t skew = std::int64_t((reinterpret_cast<std::uintptr_t>(data) % 16) / sizeof(In));
+  const In* const base = data - skew;
+  const std::int64_t end = skew + n;
+  T total{};
+  bool has_total = false;
+  for (std::int64_t pass = 0; pass < end; pass += per_pass) {
+    T value[rows];
+    bool has[rows];
+#pragma unroll
+    for (int r = 0; r < rows; ++r) {
+      const std::int64_t first = pass + (std::int64_t(r) * warp_size + lane) * width;
+      T row_value{};
+      bool row_has = false;
+      if (first >= skew && first + width <= end) {
+        const Vector16<In> v = load_vector(base + first);
+        row_value = T(v.lane[0]);
+#pragma unroll
+        for (int k = 1; k < width; ++k) row_value = T(op(row_value, T(v.lane[k])));
+        row_has = true;
+      } else if (first + width > skew && first < end) {
+#pragma unroll
+        for (int k = 0; k < width; ++k) {
+          if (first + k >= skew && first + k < end) {
+            row_value = detail::join_in_order(row_value, row_has, T(base[first + k]), true, op);
+            row_has = true;
+          }
+        }
+      }
+      value[r] = row_value;
+      has[r] = row_has;
+    }
+    // Lanes 1, 2, 4 apart swap half their rows (the lower lane keeps the first half, its values the
+    // left operands): lane l ends with row 4 b0 + 2 b1 + b2 (its bits) over its 8 lanes. Offsets 8
+    // then 16 join neighbouring lanes (in that order: 16 first would join lanes 0-7 to 16-23), then
+    // offsets 4, 2, 1 join rows r and r + 1, r + 2, r + 4, in order.
+    detail::keep_half_of_rows<rows>(value, has, lane, 1, op);
+    detail::keep_half_of_rows<rows / 2>(value, has, lane, 2, op);
+    detail::keep_half_of_rows<rows / 4>(value, has, lane, 4, op);
+    T joined = value[0];
+    bool joined_has = has[0];
+    constexpr int join_offsets[] = {8, 16, 4, 2, 1};
+#pragma unroll
+    for (const int offset : join_offsets) {
+      const T received = shuffle_index(joined, lane ^ offset);
+      const bool received_has = shuffle_index(int(joined_has), lane ^ offset) != 0;
+      joined = (lane & offset) != 0 ? detail::join_in_order(received, received_has, joined, joined_has, op)  // partner first
+                                    : detail::join_in_order(joined, joined_has, received, received_has, op);
+      joined_has = joined_has || received_has;
+    }
+    total = detail::join_in_order(total, has_total, joined, joined_has, op);
+    has_total = has_total || joined_has;
+  }
+  return total;
 }
 
 }  // namespace kprim::impl::cuda

@@ -603,8 +603,8 @@ struct OpReducer {
 };
 
 /// op over read(0 .. n), n >= 1, in range order, by the vector lanes of the calling team thread
-/// (every lane gets it), for any op: on CUDA rows of lanes folded with shuffles
-/// (cuda::vector_fold_in_order), elsewhere one lane's loop.
+/// (every lane gets it), for any op: on CUDA a contiguous run a lane, the runs joined with
+/// shuffles (cuda::vector_fold_in_order), elsewhere one lane's loop.
 template <class T, class Member, class Read, class Op>
 KOKKOS_FUNCTION T vector_fold_in_order(const Member& team, std::int64_t n, const Read& read, const Op& op) {
   T total;
@@ -621,7 +621,7 @@ KOKKOS_FUNCTION T vector_fold_in_order(const Member& team, std::int64_t n, const
 /// op over read(0 .. n), n >= 1, by the calling team thread's `lanes` vector lanes (every lane
 /// gets it): commutative ops with an identity fold each lane's strided share with four loads in
 /// flight (one at a time, a lane waits on memory for each: 0.69x CUB for segments of ~1000 floats,
-/// H100); any other op folds rows of lanes in order.
+/// H100); any other op folds in order (vector_fold_in_order).
 template <class T, class Member, class Read, class Op>
 KOKKOS_FUNCTION T vector_fold(const Member& team, int lanes, std::int64_t n, const Read& read, const Op& op) {
   if constexpr (is_commutative_v<Op> && HasIdentity<Op, T>) {
@@ -652,6 +652,36 @@ inline constexpr std::int64_t chunked_mean_length = 256;
 /// segment of ~1000 floats is one warp's work, as in CSR SpMV's vector-per-row kernels.
 inline constexpr std::int64_t reduce_chunk = 2048;
 
+/// op over in(begin .. begin + n), n >= 1, by the calling team thread's `lanes` vector lanes (a
+/// chunk of chunked_reduce). Ops folded in order take a contiguous run a lane
+/// (vector_fold_in_order), which the L1 serves, except in a full chunk of a contiguous View on
+/// CUDA: there the lanes' runs start 64 elements apart (256 bytes for floats) and thrash the L1,
+/// and the chunk is read in coalesced 16-byte vectors joined by a butterfly
+/// (cuda::vector_fold_contiguous_in_order). H100, 2^26 floats, a lambda, the chunk kernel (ncu):
+/// full chunks 353 us in runs (L1 hits 82%, DRAM 27%), 135 us in vectors (DRAM 60%); segments of
+/// ~1000 138 us in runs, 175 us in vectors (59 registers: half the warps), and vectors for every
+/// chunk over 1024 elements kept that mix at 197-199 us a call against 158-159 in runs.
+template <class T, class Member, class In, class Op>
+KOKKOS_FUNCTION T fold_chunk(const Member& team, int lanes, const In& in, std::int64_t begin, std::int64_t n,
+                             const Op& op) {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+  using Element = typename In::non_const_value_type;
+  constexpr bool contiguous = std::is_same_v<typename In::array_layout, Kokkos::LayoutRight> ||
+                              std::is_same_v<typename In::array_layout, Kokkos::LayoutLeft>;
+  if constexpr (!(is_commutative_v<Op> && HasIdentity<Op, T>) && contiguous && cuda::vectorizable_v<Element> &&
+                cuda_team_avail_v<Member, T>) {
+    T total;
+    bool done = false;
+    KOKKOS_IF_ON_DEVICE((if (lanes == cuda::warp_size && n == reduce_chunk) {
+      total = cuda::vector_fold_contiguous_in_order<T>(in.data() + begin, n, op);
+      done = true;
+    }))
+    if (done) return total;
+  }
+#endif
+  return vector_fold<T>(team, lanes, n, [&](std::int64_t i) { return T(in(begin + i)); }, op);
+}
+
 /// chunked_reduce's map from chunks to segments: each segment's chunk count (none for the entry
 /// s == count, which the exclusive scan over the counts turns into the total).
 template <class Offsets>
@@ -674,7 +704,7 @@ struct ChunkCounts {
 /// one vector of lanes reduces each with coalesced loads (a segment of one chunk writes out(s) at
 /// once); then a vector per segment of several chunks folds their partials, and each empty one
 /// gets totals.empty. Commutative ops with an identity fold each lane's strided share; any other
-/// op folds rows of lanes in order (vector_fold_in_order).
+/// op folds in order (fold_chunk).
 template <class Space, class In, class Offsets, class Out, class Op>
 void chunked_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
                     const SegmentTotals<typename Out::non_const_value_type, Op>& totals) {
@@ -726,7 +756,7 @@ void chunked_reduce(const char* function, const Space& space, const In& in, cons
         const auto r = map.range(s);
         const std::int64_t begin = r.first + (k - first_chunk) * chunk;
         const std::int64_t end = Kokkos::min(r.second, begin + chunk);
-        const T value = vector_fold<T>(team, lanes, end - begin, [&](std::int64_t i) { return T(in(begin + i)); }, op);
+        const T value = fold_chunk<T>(team, lanes, in, begin, end - begin, op);
         Kokkos::single(Kokkos::PerThread(team), [&] {
           if (chunk_first[s + 1] - first_chunk == 1) out(s) = totals(value);
           else partials[k] = value;
