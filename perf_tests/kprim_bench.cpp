@@ -1025,7 +1025,8 @@ void register_team(std::int64_t n) {
 // scan-by-key users write without a segmented scan, its keys built outside the timing). GB/s:
 // the ideal traffic (reduce: n values and S + 1 offsets read, S sums written; scan: n read, n
 // written), so CUB's key reads are not counted. kprim_lambda: the same sums with the op as a
-// lambda (no identity(); the reduce from init 0), as a user's call often is.
+// lambda (no identity(); the reduce from init 0), as a user's call often is; *_double: the sums
+// accumulated and written in double (segmented_reduce_in_double), GB/s still counting floats out.
 struct SegmentLayout {
   std::vector<std::int64_t> offsets;
 };
@@ -1042,6 +1043,49 @@ SegmentLayout segment_layout(const std::string& mix, std::int64_t n) {
     layout.offsets.push_back(std::min(n, layout.offsets.back() + std::max<std::int64_t>(length, 1)));
   }
   return layout;
+}
+
+/// The segmented sums of floats accumulated in double, as an application wanting a wider
+/// accumulator calls it: kprim with a lambda on doubles (the reduce from init 0, folded in
+/// order), Kokkos' team per segment with a double sum, CUB's DeviceSegmentedReduce::Reduce with
+/// plus<double>. Stored back as float into `sums` for the check (the sums are small integers).
+double segmented_reduce_in_double(benchmark::State& state, const std::string& impl,
+                                  const Kokkos::View<float*, MemorySpace>& x,
+                                  const Kokkos::View<std::int64_t*, MemorySpace>& offsets, std::int64_t segments,
+                                  const Kokkos::View<float*, MemorySpace>& sums) {
+  using policy = Kokkos::TeamPolicy<Space>;
+  const Kokkos::View<double*, MemorySpace> wide("wide sums", segments);
+  double s = 0;
+  if (impl == "kprim_lambda_double") {
+    const auto plus = KOKKOS_LAMBDA(double a, double b) { return a + b; };
+    s = time_calls(state, [&] { kprim::segmented_reduce(Space(), x, offsets, wide, 0.0, plus); });
+  } else if (impl == "kokkos_double") {
+    const auto kernel = KOKKOS_LAMBDA(const policy::member_type& member) {
+      const std::int64_t k = member.league_rank();
+      double sum = 0;
+      Kokkos::parallel_reduce(Kokkos::TeamThreadRange(member, offsets(k), offsets(k + 1)),
+                              [&](std::int64_t i, double& partial) { partial += x(i); }, sum);
+      Kokkos::single(Kokkos::PerTeam(member), [&] { wide(k) = sum; });
+    };
+    s = time_calls(state, [&] {
+      Kokkos::parallel_for("kokkos_segmented_reduce_double", policy(Space(), segments, Kokkos::AUTO), kernel);
+    });
+#ifdef KPRIM_BENCH_CUB
+  } else {
+    CubStorage storage;
+    std::size_t size = 0;
+    cub::DeviceSegmentedReduce::Reduce(nullptr, size, x.data(), wide.data(), segments, offsets.data(),
+                                       offsets.data() + 1, cuda::std::plus<double>{}, 0.0);
+    storage.reserve(size);
+    s = time_calls(state, [&] {
+      cub::DeviceSegmentedReduce::Reduce(storage.bytes.data(), size, x.data(), wide.data(), segments, offsets.data(),
+                                         offsets.data() + 1, cuda::std::plus<double>{}, 0.0, Space().cuda_stream());
+    });
+#endif
+  }
+  Kokkos::parallel_for("kprim-bench::narrow", Kokkos::RangePolicy<Space>(0, segments),
+                       KOKKOS_LAMBDA(std::int64_t k) { sums(k) = float(wide(k)); });
+  return s;
 }
 
 void segmented(benchmark::State& state, bool scan, const std::string& impl, const std::string& mix, std::int64_t n) {
@@ -1079,6 +1123,8 @@ void segmented(benchmark::State& state, bool scan, const std::string& impl, cons
       if (scan) kprim::segmented_inclusive_scan(Space(), x, offsets, out, plus);
       else kprim::segmented_reduce(Space(), x, offsets, sums, 0.0f, plus);
     });
+  } else if (impl.ends_with("_double")) {
+    s = segmented_reduce_in_double(state, impl, x, offsets, segments, sums);
   } else if (impl == "kprim_pairs") {  // the two device paths of the reduce, whatever the mean length
     s = time_calls(state, [&] {
       kprim::impl::segments::paired_reduce("bench", Space(), x, offsets, sums,
@@ -1216,6 +1262,10 @@ void register_segmented(std::int64_t n) {
     for (const std::string mix : {"1-32", "1000", "1e6", "power"}) {
       if (mix == "1e6" && n < (std::int64_t(1) << 22)) continue;  // a few segments at least
       std::vector<std::string> row_impls = impls;
+      if (!scan) row_impls.insert(row_impls.end(), {"kprim_lambda_double", "kokkos_double"});
+#ifdef KPRIM_BENCH_CUB
+      if (!scan) row_impls.push_back("cub_double");
+#endif
       if (!scan && !Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible)
         row_impls.insert(row_impls.end(), {"kprim_pairs", "kprim_chunks"});
       for (const std::string& impl : row_impls)

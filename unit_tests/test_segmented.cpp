@@ -70,7 +70,9 @@ TEMPLATE_LIST_TEST_CASE("segmented calls keep the order of a non-commutative op"
 // the public call: called directly here, so that every space, CI's CPU included, checks it over
 // every layout: commutative ops (lanes fold strided shares), a matrix product (folded in order)
 // and the same without identity(), from init, and 4- and 8-byte affine maps without identity()
-// (in order, in 16-byte vectors on a GPU: chunks that start and end inside a vector).
+// (in order, in 16-byte vectors on a GPU: chunks that start and end inside a vector). Segments
+// shorter than a chunk and chunks go to two kernels, a segment's last chunk taking its rest: also
+// segments of whole chunks, one element more or less, among shorter and empty ones.
 TEMPLATE_LIST_TEST_CASE("segmented reduce's chunk path over every layout", "[segmented]", SpaceOnly) {
   using Space = typename TestType::space;
   const Space space;
@@ -91,7 +93,12 @@ TEMPLATE_LIST_TEST_CASE("segmented reduce's chunk path over every layout", "[seg
     CHECK(first_mismatch(to_host(reduce), totals.seeded ? want_from_init : want) == -1);
   };
   using kprim::impl::segments::totals_of;
-  for (const Layout& layout : layouts()) {
+  std::vector<Layout> chunk_layouts = layouts();
+  const std::vector<std::int64_t> whole_chunks{2048, 0, 4096, 2047, 2049, 6144, 1, 0, 4095, 2048};
+  std::int64_t whole_total = 0;
+  for (const std::int64_t length : whole_chunks) whole_total += length;
+  chunk_layouts.push_back({"whole chunks and their neighbours", whole_total, offsets_of(whole_chunks)});
+  for (const Layout& layout : chunk_layouts) {
     INFO(Space::name() << ", " << layout.name << ": " << layout.n << " elements, " << layout.offsets.size() - 1
                        << " segments");
     const std::vector<std::int64_t> host = exact_input<std::int64_t, kprim::Sum>(layout.n, 5 + layout.n);

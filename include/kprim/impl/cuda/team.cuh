@@ -247,6 +247,41 @@ __device__ T vector_fold_in_order(std::int64_t n, const Read& read, const Op& op
   return shuffle_index(value, 0, width, mask);
 }
 
+/// vector_fold_in_order over the contiguous data[0 .. n), n >= 1: each lane reads its run in
+/// 16-byte vectors (its unaligned ends element by element), so a load uses its whole sector where
+/// an element at a time needs the line to stay in L1 for the lane's next loads. H100, 2^26 floats
+/// in segments of ~1000, a lambda `a + b`: 147-155 us against 202-213 element by element in a
+/// kernel of 32 registers (all 64 warps of an SM resident: the L1 thrashed; 180 us at 40).
+template <class T, class In, class Op>
+__device__ T vector_fold_runs_contiguous(const In* data, std::int64_t n, const Op& op) {
+  constexpr int width = vector_width_v<In>;
+  const int lanes = int(blockDim.x), lane = int(threadIdx.x);
+  const unsigned mask = vector_lanes_mask();
+  const std::int64_t per_lane = (n + lanes - 1) / lanes;
+  const std::int64_t begin = std::int64_t(lane) * per_lane < n ? std::int64_t(lane) * per_lane : n;
+  const std::int64_t end = begin + per_lane < n ? begin + per_lane : n;
+  T value{};
+  if (begin < end) {
+    value = T(data[begin]);
+    std::int64_t i = begin + 1;
+    for (; i < end && reinterpret_cast<std::uintptr_t>(data + i) % 16 != 0; ++i) value = T(op(value, T(data[i])));
+    for (; i + 2 * width <= end; i += 2 * width) {  // two loads in flight
+      const Vector16<In> first = load_vector(data + i), second = load_vector(data + i + width);
+#pragma unroll
+      for (int k = 0; k < width; ++k) value = T(op(value, T(first.lane[k])));
+#pragma unroll
+      for (int k = 0; k < width; ++k) value = T(op(value, T(second.lane[k])));
+    }
+    for (; i < end; ++i) value = T(op(value, T(data[i])));
+  }
+  const std::int64_t runs = (n + per_lane - 1) / per_lane;  // lanes with a run: the first `runs`
+  for (int offset = 1; offset < lanes; offset *= 2) {
+    const T after = shuffle_down(value, offset, lanes, mask);
+    if ((lane & (2 * offset - 1)) == 0 && lane + offset < runs) value = op(value, after);
+  }
+  return shuffle_index(value, 0, lanes, mask);
+}
+
 namespace detail {
 /// left op right for values that may be empty (ops without identity): the other one when one is.
 template <class T, class Op>

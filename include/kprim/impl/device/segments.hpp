@@ -652,42 +652,32 @@ inline constexpr std::int64_t chunked_mean_length = 256;
 /// segment of ~1000 floats is one warp's work, as in CSR SpMV's vector-per-row kernels.
 inline constexpr std::int64_t reduce_chunk = 2048;
 
-/// op over in(begin .. begin + n), n >= 1, by the calling team thread's `lanes` vector lanes (a
-/// chunk of chunked_reduce). Ops folded in order take a contiguous run a lane
-/// (vector_fold_in_order), which the L1 serves, except in a full chunk of a contiguous View on
-/// CUDA: there the lanes' runs start 64 elements apart (256 bytes for floats) and thrash the L1,
-/// and the chunk is read in coalesced 16-byte vectors joined by a butterfly
-/// (cuda::vector_fold_contiguous_in_order). H100, 2^26 floats, a lambda, the chunk kernel (ncu):
-/// full chunks 353 us in runs (L1 hits 82%, DRAM 27%), 135 us in vectors (DRAM 60%); the
-/// butterfly's registers (54, not 40) cost the runs of ~1000-element segments 10% (151 us, 137 before).
-template <class T, class Member, class In, class Op>
-KOKKOS_FUNCTION T fold_chunk(const Member& team, int lanes, const In& in, std::int64_t begin, std::int64_t n,
-                             const Op& op) {
+/// Whether chunked_reduce reads in 16-byte vectors: on CUDA, for ops folded in order (any but
+/// commutative ones with an identity) over a contiguous View of vectorizable elements. Chunks are
+/// read in coalesced rows of the warp's vectors joined by a butterfly: a run a lane element by
+/// element starts every 64 elements (256 bytes for floats) and thrashed the L1 (H100, 2^26
+/// floats, a lambda, the chunk kernel, ncu: 353 us in runs, L1 hits 82%, DRAM 27%; 135 us in
+/// vectors, DRAM 60%). Segments shorter than a chunk keep a run a lane, read in vectors
+/// (cuda::vector_fold_runs_contiguous), in a kernel of their own: the butterfly takes 63 registers
+/// where runs take 42, and in one kernel segments of ~1000 ran at 50% occupancy (151 us, 137 at 75%).
+template <class Member, class T, class In, class Op>
+inline constexpr bool chunks_in_vectors_v =
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-  using Element = typename In::non_const_value_type;
-  constexpr bool contiguous = std::is_same_v<typename In::array_layout, Kokkos::LayoutRight> ||
-                              std::is_same_v<typename In::array_layout, Kokkos::LayoutLeft>;
-  if constexpr (!(is_commutative_v<Op> && HasIdentity<Op, T>) && contiguous && cuda::vectorizable_v<Element> &&
-                cuda_team_avail_v<Member, T>) {
-    T total;
-    bool done = false;
-    KOKKOS_IF_ON_DEVICE((if (lanes == cuda::warp_size && n == reduce_chunk) {
-      total = cuda::vector_fold_contiguous_in_order<T>(in.data() + begin, n, op);
-      done = true;
-    }))
-    if (done) return total;
-  }
+    !(is_commutative_v<Op> && HasIdentity<Op, T>) &&
+    (std::is_same_v<typename In::array_layout, Kokkos::LayoutRight> ||
+     std::is_same_v<typename In::array_layout, Kokkos::LayoutLeft>) &&
+    cuda::vectorizable_v<typename In::non_const_value_type> && cuda_team_avail_v<Member, T>;
+#else
+    false;
 #endif
-  return vector_fold<T>(team, lanes, n, [&](std::int64_t i) { return T(in(begin + i)); }, op);
-}
 
-/// chunked_reduce's map from chunks to segments: each segment's chunk count (none for the entry
-/// s == count, which the exclusive scan over the counts turns into the total).
+/// Segment s's range for chunked_reduce, clamped into [0, n] (offsets out of range read nothing),
+/// and its chunks: length / reduce_chunk, the last one taking the rest of the segment (none for
+/// the entry s == count, which the exclusive scan over the counts turns into their total).
 template <class Offsets>
 struct ChunkCounts {
   Offsets offsets;
-  std::int64_t count, n, chunk;
-  /// Segment s's range clamped into [0, n] (offsets out of range read nothing).
+  std::int64_t count, n;
   KOKKOS_FUNCTION Kokkos::pair<std::int64_t, std::int64_t> range(std::int64_t s) const {
     const std::int64_t begin = Kokkos::clamp(std::int64_t(offsets(s)), std::int64_t(0), n);
     return {begin, Kokkos::max(begin, Kokkos::clamp(std::int64_t(offsets(s + 1)), std::int64_t(0), n))};
@@ -695,15 +685,87 @@ struct ChunkCounts {
   KOKKOS_FUNCTION std::int64_t operator()(std::int64_t s) const {
     if (s == count) return 0;
     const auto r = range(s);
-    return (r.second - r.first + chunk - 1) / chunk;
+    return (r.second - r.first) / reduce_chunk;
   }
 };
 
-/// Segmented reduce of long segments: segment s is cut into chunks of reduce_chunk elements and
-/// one vector of lanes reduces each with coalesced loads (a segment of one chunk writes out(s) at
-/// once); then a vector per segment of several chunks folds their partials, and each empty one
-/// gets totals.empty. Commutative ops with an identity fold each lane's strided share; any other
-/// op folds in order (fold_chunk).
+/// chunked_reduce's two kernels, each a vector of lanes per item. The first takes a segment per
+/// vector: it writes the map from the segment's chunks to it, and folds a segment shorter than a
+/// chunk into out(s) (totals.empty when it is empty). The second takes a chunk per vector (in
+/// vectors where chunks_in_vectors_v says so), the last one of a segment up to its end: out(s)
+/// for a segment of one chunk, else the partial in slot chunks_before[s] + its place.
+template <bool OverChunks, class T, class In, class Offsets, class Out, class Op, class Member>
+struct FoldChunks {
+  In in;
+  ChunkCounts<Offsets> counts;
+  const std::int64_t* chunks_before;  // the chunks of the segments before s
+  std::int64_t* segment_of;           // chunk -> segment
+  Out out;
+  SegmentTotals<T, Op> totals;
+  T* partials;
+  int lanes;
+
+  KOKKOS_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t item = team.league_rank() * team.team_size() + team.team_rank();
+    if constexpr (OverChunks) {
+      if (item < chunks_before[counts.count]) fold_chunk(team, item);
+    } else if (item < counts.count) {
+      fold_segment(team, item);
+    }
+  }
+
+  KOKKOS_FUNCTION void fold_chunk(const Member& team, std::int64_t k) const {
+    const std::int64_t s = segment_of[k];
+    const auto r = counts.range(s);
+    const std::int64_t chunks = (r.second - r.first) / reduce_chunk;
+    const std::int64_t nth = k - chunks_before[s];  // the chunk's place in its segment
+    const std::int64_t begin = r.first + nth * reduce_chunk;
+    const T value = fold(team, begin, nth == chunks - 1 ? r.second - begin : reduce_chunk);
+    Kokkos::single(Kokkos::PerThread(team), [&] {
+      if (chunks == 1) out(s) = totals(value);
+      else partials[chunks_before[s] + nth] = value;
+    });
+  }
+
+  KOKKOS_FUNCTION void fold_segment(const Member& team, std::int64_t s) const {
+    const auto r = counts.range(s);
+    const std::int64_t chunks = (r.second - r.first) / reduce_chunk;
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, chunks_before[s], chunks_before[s] + chunks),
+                         [&](std::int64_t c) { segment_of[c] = s; });
+    if (chunks > 0) return;
+    if (r.first == r.second) {
+      Kokkos::single(Kokkos::PerThread(team), [&] { out(s) = totals.empty; });
+      return;
+    }
+    const T value = fold(team, r.first, r.second - r.first);
+    Kokkos::single(Kokkos::PerThread(team), [&] { out(s) = totals(value); });
+  }
+
+  KOKKOS_FUNCTION T fold(const Member& team, std::int64_t begin, std::int64_t n) const {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+    if constexpr (chunks_in_vectors_v<Member, T, In, Op>) {
+      T total;
+      bool done = false;
+      KOKKOS_IF_ON_DEVICE((if (lanes == cuda::warp_size) {
+        if constexpr (OverChunks) total = cuda::vector_fold_contiguous_in_order<T>(in.data() + begin, n, totals.op);
+        else total = cuda::vector_fold_runs_contiguous<T>(in.data() + begin, n, totals.op);
+        done = true;
+      }))
+      if (done) return total;
+    }
+#endif
+    return vector_fold<T>(team, lanes, n, [&](std::int64_t i) { return T(in(begin + i)); }, totals.op);
+  }
+};
+
+/// Segmented reduce of long segments: a segment of at least reduce_chunk elements is cut into
+/// chunks of reduce_chunk, its last chunk taking the rest (up to twice as long), and one vector of
+/// lanes folds each chunk with coalesced loads; a vector per segment folds a shorter segment, and
+/// then the partials of segments of several chunks. Commutative ops with an identity fold each
+/// lane's strided share; any other op folds in order, chunks in vectors where
+/// chunks_in_vectors_v says so. The rest of a long segment joins its last chunk: folded in the
+/// segments' kernel, it left that kernel waiting on one warp's loads per long segment (H100, 2^24
+/// floats in ~10^6-element segments, Sum: 70-72 us against 62-64 in one kernel).
 template <class Space, class In, class Offsets, class Out, class Op>
 void chunked_reduce(const char* function, const Space& space, const In& in, const Offsets& offsets, const Out& out,
                     const SegmentTotals<typename Out::non_const_value_type, Op>& totals) {
@@ -711,68 +773,47 @@ void chunked_reduce(const char* function, const Space& space, const In& in, cons
   const Op op = totals.op;
   using team_policy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<std::int64_t>>;
   using member = typename team_policy::member_type;
-  constexpr std::int64_t chunk = reduce_chunk;
   const std::int64_t n = std::int64_t(in.extent(0));
   const std::int64_t count = std::int64_t(offsets.extent(0)) - 1;
-  const std::int64_t most_chunks = n / chunk + count + 1;  // each segment's chunks, the last one partial
+  const std::int64_t most_chunks = n / reduce_chunk;
   const std::size_t index_bytes = std::size_t(count + 1 + most_chunks) * sizeof(std::int64_t);
   const std::size_t partial_offset = (index_bytes + alignof(T) - 1) / alignof(T) * alignof(T);
   const auto buffers = TemporaryStorage<Space, typename Space::memory_space, MarkBuffers>::lease(
       function, space, partial_offset + std::size_t(most_chunks) * sizeof(T));
-  std::int64_t* const chunk_first = buffers.template as<std::int64_t>();
-  std::int64_t* const chunk_segment = chunk_first + count + 1;
+  std::int64_t* const chunks_before = buffers.template as<std::int64_t>();
+  std::int64_t* const segment_of = chunks_before + count + 1;
   T* const partials = reinterpret_cast<T*>(buffers.template as<unsigned char>() + partial_offset);
-  // The map: chunk counts, their exclusive scan (a plain View scan, the fast path), and a vector of
-  // lanes per segment writing its chunks' entries. One scan over an IndexSource whose sink wrote
-  // the entries took 37 us for 16,800 segments (H100: 5 blocks, 6% occupancy), 0.59x CUB at 2^24.
-  const ChunkCounts<Offsets> map{offsets, count, n, chunk};
+  // The chunk counts and their exclusive scan (a plain View scan, the fast path). One scan over an
+  // IndexSource whose sink wrote the map took 37 us for 16,800 segments (H100: 5 blocks, 6%
+  // occupancy), 0.59x CUB at 2^24.
+  const ChunkCounts<Offsets> counts{offsets, count, n};
   Kokkos::parallel_for(
       "kprim::segmented_reduce chunk counts", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, count + 1),
-      KOKKOS_LAMBDA(std::int64_t s) { chunk_first[s] = map(s); });
-  const Kokkos::View<std::int64_t*, typename Space::memory_space, Kokkos::MemoryUnmanaged> chunk_starts(chunk_first,
-                                                                                                      count + 1);
+      KOKKOS_LAMBDA(std::int64_t s) { chunks_before[s] = counts(s); });
+  const Kokkos::View<std::int64_t*, typename Space::memory_space, Kokkos::MemoryUnmanaged> scanned(chunks_before,
+                                                                                                   count + 1);
   const std::int64_t zero = 0;
-  scan_values(function, space, chunk_starts, chunk_starts, true, &zero, Sum{}, ScanOptions{}, NoTotal{});
-  // A chunk (or a segment) per vector of lanes (a warp on CUDA), 8 per team (one on host spaces,
-  // whose teams are threads): no team barrier anywhere.
+  scan_values(function, space, scanned, scanned, true, &zero, Sum{}, ScanOptions{}, NoTotal{});
+  // A segment or a chunk per vector of lanes (a warp on CUDA), 8 per team (one on host spaces,
+  // whose teams are threads): no team barrier anywhere. Segments first: they write the map.
   constexpr int per_team = runs_on_host_v<Space> ? 1 : 8;
   const int lanes = team_policy::vector_length_max();
+  const auto teams_for = [&](std::int64_t items) {
+    return team_policy(space, (items + per_team - 1) / per_team, per_team, lanes);
+  };
+  using Segments = FoldChunks<false, T, In, Offsets, Out, Op, member>;
+  Kokkos::parallel_for("kprim::segmented_reduce segments", teams_for(count),
+                       Segments{in, counts, chunks_before, segment_of, out, totals, partials, lanes});
+  using Chunks = FoldChunks<true, T, In, Offsets, Out, Op, member>;
+  Kokkos::parallel_for("kprim::segmented_reduce chunks", teams_for(most_chunks),
+                       Chunks{in, counts, chunks_before, segment_of, out, totals, partials, lanes});
   Kokkos::parallel_for(
-      "kprim::segmented_reduce chunk map", team_policy(space, (count + per_team - 1) / per_team, per_team, lanes),
-      KOKKOS_LAMBDA(const member& team) {
+      "kprim::segmented_reduce partials", teams_for(count), KOKKOS_LAMBDA(const member& team) {
         const std::int64_t s = team.league_rank() * team.team_size() + team.team_rank();
         if (s >= count) return;
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, chunk_first[s], chunk_first[s + 1]),
-                             [&](std::int64_t k) { chunk_segment[k] = s; });
-      });
-  Kokkos::parallel_for(
-      "kprim::segmented_reduce chunks", team_policy(space, (most_chunks + per_team - 1) / per_team, per_team, lanes),
-      KOKKOS_LAMBDA(const member& team) {
-        const std::int64_t k = team.league_rank() * team.team_size() + team.team_rank();
-        if (k >= chunk_first[count]) return;
-        const std::int64_t s = chunk_segment[k];
-        const std::int64_t first_chunk = chunk_first[s];
-        const auto r = map.range(s);
-        const std::int64_t begin = r.first + (k - first_chunk) * chunk;
-        const std::int64_t end = Kokkos::min(r.second, begin + chunk);
-        const T value = fold_chunk<T>(team, lanes, in, begin, end - begin, op);
-        Kokkos::single(Kokkos::PerThread(team), [&] {
-          if (chunk_first[s + 1] - first_chunk == 1) out(s) = totals(value);
-          else partials[k] = value;
-        });
-      });
-  Kokkos::parallel_for(
-      "kprim::segmented_reduce partials", team_policy(space, (count + per_team - 1) / per_team, per_team, lanes),
-      KOKKOS_LAMBDA(const member& team) {
-        const std::int64_t s = team.league_rank() * team.team_size() + team.team_rank();
-        if (s >= count) return;
-        const std::int64_t first = chunk_first[s], last = chunk_first[s + 1];
-        if (last - first == 1) return;  // written by its chunk
-        if (last == first) {
-          Kokkos::single(Kokkos::PerThread(team), [&] { out(s) = totals.empty; });
-          return;
-        }
-        const T value = vector_fold<T>(team, lanes, last - first, [&](std::int64_t k) { return partials[first + k]; }, op);
+        const std::int64_t first = chunks_before[s], chunks = chunks_before[s + 1] - first;
+        if (chunks < 2) return;  // written by its chunk or its segment
+        const T value = vector_fold<T>(team, lanes, chunks, [&](std::int64_t c) { return partials[first + c]; }, op);
         Kokkos::single(Kokkos::PerThread(team), [&] { out(s) = totals(value); });
       });
 }
