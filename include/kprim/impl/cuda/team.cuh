@@ -214,6 +214,32 @@ __device__ T vector_reduce(std::int64_t n, const Read& read, const Op& op) {
   }
 }
 
+namespace detail {
+/// The calling lane's run [begin, end) of an in-order fold of n elements: runs of
+/// ceil(n / lanes) elements in lane order (the last lanes may have none).
+struct LaneRun {
+  std::int64_t begin, end, length;
+  __device__ explicit LaneRun(std::int64_t n) : length((n + std::int64_t(blockDim.x) - 1) / std::int64_t(blockDim.x)) {
+    const std::int64_t start = std::int64_t(threadIdx.x) * length;
+    begin = start < n ? start : n;
+    end = begin + length < n ? begin + length : n;
+  }
+};
+
+/// op over the lanes' run values in lane order (only the first `runs` lanes hold one); every
+/// lane gets it.
+template <class T, class Op>
+__device__ T join_runs_in_order(T value, std::int64_t runs, const Op& op) {
+  const int lanes = int(blockDim.x), lane = int(threadIdx.x);
+  const unsigned mask = vector_lanes_mask();
+  for (int offset = 1; offset < lanes; offset *= 2) {
+    const T after = shuffle_down(value, offset, lanes, mask);
+    if ((lane & (2 * offset - 1)) == 0 && lane + offset < runs) value = op(value, after);
+  }
+  return shuffle_index(value, 0, lanes, mask);
+}
+}  // namespace detail
+
 /// op over read(0 .. n), n >= 1, in range order by the calling thread's vector lanes, for any
 /// associative op (no identity needed, commutative or not); every lane gets it. Lane l folds the
 /// l-th of blockDim.x contiguous runs (four loads in flight; the sectors a lane reads serve its
@@ -224,27 +250,18 @@ __device__ T vector_reduce(std::int64_t n, const Read& read, const Op& op) {
 /// bytes a lane: 0.62x and 1.08x.
 template <class T, class Read, class Op>
 __device__ T vector_fold_in_order(std::int64_t n, const Read& read, const Op& op) {
-  const int width = int(blockDim.x), lane = int(threadIdx.x);
-  const unsigned mask = vector_lanes_mask();
-  const std::int64_t per_lane = (n + width - 1) / width;
-  const std::int64_t begin = std::int64_t(lane) * per_lane < n ? std::int64_t(lane) * per_lane : n;
-  const std::int64_t end = begin + per_lane < n ? begin + per_lane : n;
+  const detail::LaneRun run(n);
   T value{};
-  if (begin < end) {
-    value = T(read(begin));
-    std::int64_t i = begin + 1;
-    for (; i + 3 < end; i += 4) {
+  if (run.begin < run.end) {
+    value = T(read(run.begin));
+    std::int64_t i = run.begin + 1;
+    for (; i + 3 < run.end; i += 4) {
       const T a = T(read(i)), b = T(read(i + 1)), c = T(read(i + 2)), d = T(read(i + 3));
       value = T(op(T(op(T(op(T(op(value, a)), b)), c)), d));
     }
-    for (; i < end; ++i) value = T(op(value, T(read(i))));
+    for (; i < run.end; ++i) value = T(op(value, T(read(i))));
   }
-  const std::int64_t runs = (n + per_lane - 1) / per_lane;  // lanes with a run: the first `runs`
-  for (int offset = 1; offset < width; offset *= 2) {
-    const T after = shuffle_down(value, offset, width, mask);
-    if ((lane & (2 * offset - 1)) == 0 && lane + offset < runs) value = op(value, after);
-  }
-  return shuffle_index(value, 0, width, mask);
+  return detail::join_runs_in_order(value, (n + run.length - 1) / run.length, op);
 }
 
 /// vector_fold_in_order over the contiguous data[0 .. n), n >= 1: each lane reads its run in
@@ -255,31 +272,22 @@ __device__ T vector_fold_in_order(std::int64_t n, const Read& read, const Op& op
 template <class T, class In, class Op>
 __device__ T vector_fold_runs_contiguous(const In* data, std::int64_t n, const Op& op) {
   constexpr int width = vector_width_v<In>;
-  const int lanes = int(blockDim.x), lane = int(threadIdx.x);
-  const unsigned mask = vector_lanes_mask();
-  const std::int64_t per_lane = (n + lanes - 1) / lanes;
-  const std::int64_t begin = std::int64_t(lane) * per_lane < n ? std::int64_t(lane) * per_lane : n;
-  const std::int64_t end = begin + per_lane < n ? begin + per_lane : n;
+  const detail::LaneRun run(n);
   T value{};
-  if (begin < end) {
-    value = T(data[begin]);
-    std::int64_t i = begin + 1;
-    for (; i < end && reinterpret_cast<std::uintptr_t>(data + i) % 16 != 0; ++i) value = T(op(value, T(data[i])));
-    for (; i + 2 * width <= end; i += 2 * width) {  // two loads in flight
+  if (run.begin < run.end) {
+    value = T(data[run.begin]);
+    std::int64_t i = run.begin + 1;
+    for (; i < run.end && reinterpret_cast<std::uintptr_t>(data + i) % 16 != 0; ++i) value = T(op(value, T(data[i])));
+    for (; i + 2 * width <= run.end; i += 2 * width) {  // two loads in flight
       const Vector16<In> first = load_vector(data + i), second = load_vector(data + i + width);
 #pragma unroll
       for (int k = 0; k < width; ++k) value = T(op(value, T(first.lane[k])));
 #pragma unroll
       for (int k = 0; k < width; ++k) value = T(op(value, T(second.lane[k])));
     }
-    for (; i < end; ++i) value = T(op(value, T(data[i])));
+    for (; i < run.end; ++i) value = T(op(value, T(data[i])));
   }
-  const std::int64_t runs = (n + per_lane - 1) / per_lane;  // lanes with a run: the first `runs`
-  for (int offset = 1; offset < lanes; offset *= 2) {
-    const T after = shuffle_down(value, offset, lanes, mask);
-    if ((lane & (2 * offset - 1)) == 0 && lane + offset < runs) value = op(value, after);
-  }
-  return shuffle_index(value, 0, lanes, mask);
+  return detail::join_runs_in_order(value, (n + run.length - 1) / run.length, op);
 }
 
 namespace detail {
