@@ -124,10 +124,11 @@ class Workspace {
 };
 
 namespace detail {
-/// Host teams up to this size scan their runs' totals on one thread (one barrier); others with
-/// Blelloch's sweeps (2 log2(size) + 2 barriers, the work spread over the team). Barriers are
-/// what a host team pays most for: teams of 2 scanning 4096 floats, 2-core VM, OpenMP,
-/// 2026-11-26: 0.64-0.89x Kokkos' TeamThreadRange scan with the sweeps, 0.96-1.07x without.
+/// Host teams up to this size fold the runs' totals on every thread (one barrier); others scan
+/// them with Blelloch's sweeps (2 log2(size) + 2 barriers, the work spread over the team).
+/// Barriers are what a host team pays most for (~0.2 us each, 2-core VM, OpenMP): teams of 2
+/// scanning 4096 floats, 2026-11-26, 0.64-0.89x Kokkos' TeamThreadRange scan with the sweeps,
+/// 0.96-1.07x with one thread scanning the totals between two barriers (perf_tests/results/README.md).
 inline constexpr int serial_team_limit = 32;
 
 /// Folds this thread's run, scans the runs' totals across the team: returns the op over all of
@@ -144,19 +145,13 @@ KOKKOS_FUNCTION T fold_and_scan_runs(const Member& team, const Workspace<T>& wor
   bool serial = false;
   KOKKOS_IF_ON_HOST((serial = size <= serial_team_limit;))
   if (serial) {
-    T* const total_slot = slots + impl::team::padded(size);
-    if (rank == 0) {
-      T running = identity_of<T>(op);
-      for (int r = 0; r < size; ++r) {
-        const T run_total = slots[impl::team::padded(r)];
-        slots[impl::team::padded(r)] = running;
-        running = op(running, run_total);
-      }
-      *total_slot = running;
-    }
-    team.team_barrier();
-    prefix = slots[impl::team::padded(rank)];
-    return *total_slot;
+    // Each thread folds the totals itself, in rank order: up to 32 reads cost less than the
+    // barrier a shared scan of them would need.
+    T running = identity_of<T>(op);
+    for (int r = 0; r < rank; ++r) running = op(running, slots[impl::team::padded(r)]);
+    prefix = running;
+    for (int r = rank; r < size; ++r) running = op(running, slots[impl::team::padded(r)]);
+    return running;
   }
   const int folds = power_of_two_at_least(size);
   for (int j = size + rank; j < folds; j += size) slots[impl::team::padded(j)] = identity_of<T>(op);
@@ -182,6 +177,7 @@ KOKKOS_FUNCTION T reduce(const Member& team, const Workspace<T>& workspace, std:
     }))
   }
 #endif
+  if (team.team_size() == 1) return impl::thread::fold_run<T>(0, n, detail::Reader<T, Source>{f}, op);
   T prefix;
   const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
   const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);
@@ -206,6 +202,9 @@ KOKKOS_FUNCTION T inclusive_scan(const Member& team, const Workspace<T>& workspa
     }))
   }
 #endif
+  if (team.team_size() == 1)  // Kokkos::AUTO on host spaces: one pass, no fold ahead of it
+    return impl::thread::scan_run<T>(0, n, detail::Reader<T, Source>{f}, detail::Writer<T, Sink>{write},
+                                     identity_of<T>(op), false, op);
   T prefix;
   const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
   const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);
@@ -231,6 +230,9 @@ KOKKOS_FUNCTION T exclusive_scan(const Member& team, const Workspace<T>& workspa
     }))
   }
 #endif
+  if (team.team_size() == 1)
+    return impl::thread::scan_run<T>(0, n, detail::Reader<T, Source>{f}, detail::Writer<T, Sink>{write}, init, true,
+                                     op);
   T prefix;
   const detail::Run run = detail::run_of(n, team.team_rank(), team.team_size());
   const T total = detail::fold_and_scan_runs(team, workspace, run, f, op, prefix);
