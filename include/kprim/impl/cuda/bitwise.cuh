@@ -28,22 +28,19 @@ inline constexpr int bitwise_block_size = 256;  // = tile_leaves: one leaf of ea
 inline constexpr int bitwise_leaf_size = 8;
 inline constexpr std::int64_t bitwise_tile_size = std::int64_t(bitwise_block_size) * bitwise_leaf_size;
 inline constexpr int bitwise_warps = bitwise_block_size / warp_size;
-/// Tiles per block (a block's tiles form one aligned node of the tree over tiles) and the
-/// minimum of resident blocks per SM the compiler must allow (it caps registers). The scan waits
-/// for its neighbours' nodes at a block barrier, so it wants many bytes per block; the reduce
-/// waits only in warp 0 (on half of the blocks), so it wants many resident blocks.
-// H100 80GB HBM3, 2026-11-22, kprim-bench --ladder, n = 2^28, bitwise GB/s by (tiles per
-// block, min blocks per SM); automatic scan 2150 (float) / 2350 (double) in the same runs:
-//   scan float    (1,6)  962  (1,8) 1053  (2,4) 1290  (2,5) 1408  (4,4) 1603  (4,3) 1616
-//   scan double   (1,6) 1474  (1,8) 1173  (2,4) 1905  (2,6) 1230  (4,3) 1704  (4,2) 2020
-//   reduce float  (2,1) 1903  (2,4) 2025  (1,6) 1954  (1,8) 2167  (2,6) 2372
-//   reduce double (1,1) 2317  (1,4) 2334  (1,6) 2609  (1,8) 2701
-// (the reduce rows before the chain's waits ran in parallel; spread between runs ~5-10%).
-// Double scans take (2,4) over (4,2): nearly as fast, and twice the blocks at small n.
+/// Tiles per block (a block's tiles form one aligned node of the tree over tiles) and the minimum
+/// of resident blocks per SM the compiler must allow (it caps registers). A scan waits at a block
+/// barrier with its tiles loaded, so it keeps 32 KB of them in shared memory, filled by cp.async,
+/// at 6 blocks per SM (40 registers): twice the bytes in flight of tiles held in registers, whose
+/// 85-register cap allowed 3. The reduce waits only in warp 0 (on half of the blocks) and keeps
+/// its leaves in registers.
+// H100, 2026-11-27: bitwise scan time / default scan time at 2^28 1.68 -> 1.26 (float), 1.45 ->
+// 1.25 (double) against tiles in registers at (4 tiles, 3 blocks) / (2, 4); reduce (2, 6) float
+// and (1, 8) double were the fastest in 2026-11-22's sweep (perf_tests/results/README.md).
 template <class T, bool Scan>
 struct BitwiseShape {
-  static constexpr int tiles_per_block = Scan ? (sizeof(T) == 4 ? 4 : 2) : (sizeof(T) == 4 ? 2 : 1);
-  static constexpr int min_blocks_per_sm = Scan ? (sizeof(T) == 4 ? 3 : 4) : (sizeof(T) == 4 ? 6 : 8);
+  static constexpr int tiles_per_block = Scan ? int(32768 / (bitwise_tile_size * sizeof(T))) : (sizeof(T) == 4 ? 2 : 1);
+  static constexpr int min_blocks_per_sm = Scan ? 6 : (sizeof(T) == 4 ? 6 : 8);
   static constexpr std::int64_t block_elements = bitwise_tile_size * tiles_per_block;
 };
 
@@ -73,45 +70,63 @@ __device__ T wait_node(const TileWord<T>* word) {
   return value;
 }
 
-/// Loads the thread's leaf of tile `tile` (x, or x * y rounded for a dot) into values[0 .. 8):
-/// for full, aligned, contiguous tiles warp by warp through shared memory (each instruction 512
-/// contiguous bytes), else element by element.
-template <class T, bool Vectorized, bool Dot>
-__device__ void load_leaf(T (&values)[bitwise_leaf_size], const Input<T>& x, const Input<T>& y, std::int64_t tile,
-                          std::int64_t n, bool full_tile, T* exchange) {
+/// Writes the calling warp's 32 leaves of full, aligned, contiguous tile `tile` (x, or x * y
+/// rounded for a dot) into `exchange`, leaf j of the warp at exchange_padded(j * 8 + e): each load
+/// instruction reads 512 contiguous bytes. The caller __syncwarp()s before reading them.
+template <class T, bool Dot>
+__device__ void stage_full_leaves(const Input<T>& x, const Input<T>& y, std::int64_t tile, T* exchange) {
   constexpr int items = bitwise_leaf_size;
   constexpr int width = Vector16<T>::size;
   const int lane = lane_id();
-  const std::int64_t first = tile * bitwise_tile_size + std::int64_t(threadIdx.x) * items;
-  if (Vectorized && full_tile) {
-    const std::int64_t warp_first = tile * bitwise_tile_size + std::int64_t(threadIdx.x / warp_size) * warp_size * items;
-    Vector16<T> loaded[items / width], factor[items / width];
+  const std::int64_t warp_first = tile * bitwise_tile_size + std::int64_t(threadIdx.x / warp_size) * warp_size * items;
+  Vector16<T> loaded[items / width], factor[items / width];
 #pragma unroll
-    for (int v = 0; v < items / width; ++v) {
-      loaded[v] = load_vector(x.data + warp_first + (v * warp_size + lane) * width);
-      if constexpr (Dot) factor[v] = load_vector(y.data + warp_first + (v * warp_size + lane) * width);
-    }
-    __syncwarp();  // the exchange's previous contents have been read
-#pragma unroll
-    for (int v = 0; v < items / width; ++v) {
-      const int index = (v * warp_size + lane) * width;
-#pragma unroll
-      for (int k = 0; k < width; ++k)
-        exchange[exchange_padded(index + k)] = Dot ? rounded_product(loaded[v].lane[k], factor[v].lane[k]) : loaded[v].lane[k];
-    }
-    __syncwarp();
-#pragma unroll
-    for (int k = 0; k < items; ++k) values[k] = exchange[exchange_padded(lane * items + k)];
-  } else {
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const std::int64_t i = first + k;
-      if (i < n) {
-        const T value = x.data[i * x.stride];
-        values[k] = Dot ? rounded_product(value, y.data[i * y.stride]) : value;
-      }
-    }
+  for (int v = 0; v < items / width; ++v) {
+    loaded[v] = load_vector(x.data + warp_first + (v * warp_size + lane) * width);
+    if constexpr (Dot) factor[v] = load_vector(y.data + warp_first + (v * warp_size + lane) * width);
   }
+#pragma unroll
+  for (int v = 0; v < items / width; ++v) {
+    const int index = (v * warp_size + lane) * width;
+#pragma unroll
+    for (int k = 0; k < width; ++k)
+      exchange[exchange_padded(index + k)] = Dot ? rounded_product(loaded[v].lane[k], factor[v].lane[k]) : loaded[v].lane[k];
+  }
+}
+
+/// Element e of the thread's leaf of tile `tile` (x, or x * y rounded for a dot), loaded alone
+/// (partial, unaligned or strided tiles); e must lie before n.
+template <class T, bool Dot>
+__device__ __forceinline__ T leaf_element(const Input<T>& x, const Input<T>& y, std::int64_t i) {
+  const T value = x.data[i * x.stride];
+  return Dot ? rounded_product(value, y.data[i * y.stride]) : value;
+}
+
+/// A tile held in shared memory while its block waits: each warp's 32 leaves as 16-byte chunks,
+/// leaf j in chunks j * LeafChunks ..., chunk c stored at c ^ ((c / 8) % LeafChunks). The
+/// swizzle keeps both accesses free of bank conflicts: the warp's copies of 32 consecutive
+/// chunks, and each lane's 16-byte reads of its own leaf (8 lanes a phase, 8 distinct bank groups).
+template <int LeafChunks>
+__device__ __forceinline__ int swizzled_chunk(int chunk) {
+  return chunk ^ ((chunk >> 3) & (LeafChunks - 1));
+}
+
+/// 16 bytes from global to shared memory without passing through registers (cp.async, sm_80+),
+/// so a block keeps all its tiles' loads in flight at no register cost; wait_async_copies()
+/// waits for the calling thread's. Older GPUs copy through a register.
+template <class T>
+__device__ __forceinline__ void copy_async_16(Vector16<T>* shared, const T* global) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(address), "l"(global) : "memory");
+#else
+  *shared = load_vector(global);
+#endif
+}
+__device__ __forceinline__ void wait_async_copies() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
 }
 
 /// op(a, b), or b alone when a is missing.
@@ -122,7 +137,7 @@ __device__ __forceinline__ T fold_after(bool has, const T& a, const T& b, const 
 
 /// Reduce (Scan = false: *total = the tree's root) or scan in -> out (*total, if given, = the
 /// value after the last element) of n elements in `blocks` = max(1, ceil(n / block elements))
-/// blocks of TilesPerBlock tiles.
+/// blocks of TilesPerBlock tiles (a scan holds them in shared memory, a reduce in registers).
 template <class T, class Op, bool Vectorized, bool Scan, bool Dot,
           int TilesPerBlock = BitwiseShape<T, Scan>::tiles_per_block,
           int MinBlocksPerSM = BitwiseShape<T, Scan>::min_blocks_per_sm>
@@ -135,7 +150,16 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
   constexpr int groups_max = bitwise_warps * tiles_per_block;  // warp-sized groups of leaves per block
   constexpr int group_levels = tiles_per_block == 4 ? 5 : tiles_per_block == 2 ? 4 : 3;  // log2(groups_max)
   static_assert(groups_max <= warp_size && (1 << group_levels) == groups_max);
-  __shared__ T exchange_storage[bitwise_warps * exchange_padded(warp_size * items)];
+  constexpr int width = Vector16<T>::size;
+  constexpr int leaf_chunks = items / width;
+  constexpr int warp_chunks = warp_size * leaf_chunks;
+  // A scan keeps every tile's leaves in shared memory, a warp's in warp_chunks swizzled chunks. A
+  // reduce keeps them in registers, and one tile at a time passes through each warp's exchange
+  // slots (exchange_padded: conflict-free) on its way from global memory.
+  constexpr bool tiles_in_shared = Scan;
+  constexpr int warp_slots = exchange_padded(warp_size * items);
+  __shared__ Vector16<T> tile_chunks[tiles_in_shared ? tiles_per_block * bitwise_warps * warp_chunks : 1];
+  __shared__ T exchange_storage[tiles_in_shared ? 1 : bitwise_warps * warp_slots];
   __shared__ T group_roots[groups_max];
   __shared__ T group_prefixes[groups_max];
   __shared__ std::int64_t block_slot;
@@ -152,32 +176,95 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
   const std::int64_t block_begin = block * block_elements;
   const std::int64_t block_count = n - block_begin < block_elements ? n - block_begin : block_elements;
   const int leaves = int((block_count + items - 1) / items);
-  T* const exchange = exchange_storage + warp * exchange_padded(warp_size * items);
+  T* const exchange = exchange_storage + (tiles_in_shared ? 0 : warp * warp_slots);
+  // The warp's chunks of tile k (scans).
+  const auto chunks = [&](int k) { return tile_chunks + (k * bitwise_warps + warp) * (tiles_in_shared ? warp_chunks : 0); };
 
   // Leaf j of tile k of the block is this thread's for j = threadIdx.x; group k * 8 + warp.
-  T values[tiles_per_block][items];
-  int in_leaf[tiles_per_block];
+  T registers[tiles_in_shared ? 1 : tiles_per_block][items];
+  // Element e of this thread's leaf of tile k: in registers, or in shared memory.
+  const auto value = [&](int k, int e) -> T& {
+    if constexpr (tiles_in_shared) return chunks(k)[swizzled_chunk<leaf_chunks>(lane * leaf_chunks + e / width)].lane[e % width];
+    else return registers[k][e];
+  };
+  // From shared memory, 4-byte leaves are copied to registers and back in 16-byte vectors (element
+  // by element, 4 lanes would share each bank); 8-byte ones are read and written in place (a
+  // copy in registers pushed the kernel past its 40 registers: ptxas spilled 200 bytes).
+  constexpr bool leaf_copies = tiles_in_shared && sizeof(T) == 4;
+  const auto read_leaf = [&](int k, T (&leaf)[items]) {
+#pragma unroll
+    for (int h = 0; h < leaf_chunks; ++h) {
+      const Vector16<T> chunk = chunks(k)[swizzled_chunk<leaf_chunks>(lane * leaf_chunks + h)];
+#pragma unroll
+      for (int e = 0; e < width; ++e) leaf[h * width + e] = chunk.lane[e];
+    }
+  };
+  const auto write_leaf = [&](int k, const T (&leaf)[items]) {
+#pragma unroll
+    for (int h = 0; h < leaf_chunks; ++h) {
+      Vector16<T> chunk;
+#pragma unroll
+      for (int e = 0; e < width; ++e) chunk.lane[e] = leaf[h * width + e];
+      chunks(k)[swizzled_chunk<leaf_chunks>(lane * leaf_chunks + h)] = chunk;
+    }
+  };
+  // Elements in this thread's leaf of tile k (0-8); whether tile k is whole and moved in vectors.
+  // Recomputed where used: arrays of them would cost registers (scans run at 40).
+  const auto in_leaf = [&](int k) {
+    const std::int64_t rest = block_count - std::int64_t(k) * bitwise_tile_size - std::int64_t(threadIdx.x) * items;
+    return int(rest <= 0 ? 0 : (rest > items ? items : rest));
+  };
+  const auto full_tile = [&](int k) {
+    return Vectorized && block_count - std::int64_t(k) * bitwise_tile_size >= bitwise_tile_size;
+  };
 #pragma unroll
   for (int k = 0; k < tiles_per_block; ++k) {
     const std::int64_t tile = block * tiles_per_block + k;
-    const std::int64_t leaf_first = std::int64_t(k) * bitwise_tile_size + std::int64_t(threadIdx.x) * items;
-    in_leaf[k] = int(block_count - leaf_first <= 0 ? 0 : (block_count - leaf_first > items ? items : block_count - leaf_first));
-    load_leaf<T, Vectorized, Dot>(values[k], x, y, tile, n, block_count - std::int64_t(k) * bitwise_tile_size >= bitwise_tile_size,
-                                  exchange);
+    if (full_tile(k)) {
+      if constexpr (tiles_in_shared) {
+        const T* const warp_data = x.data + tile * bitwise_tile_size + std::int64_t(warp) * warp_size * items;
+#pragma unroll
+        for (int v = 0; v < leaf_chunks; ++v) {
+          const int c = v * warp_size + lane;
+          copy_async_16(chunks(k) + swizzled_chunk<leaf_chunks>(c), warp_data + c * width);
+        }
+        continue;
+      } else {
+        __syncwarp();  // the previous tile has been read from the slots
+        stage_full_leaves<T, Dot>(x, y, tile, exchange);
+        __syncwarp();
+#pragma unroll
+        for (int e = 0; e < items; ++e) value(k, e) = exchange[exchange_padded(lane * items + e)];
+      }
+    } else {
+      const std::int64_t leaf_first = block_begin + std::int64_t(k) * bitwise_tile_size + std::int64_t(threadIdx.x) * items;
+      T copy[items];
+#pragma unroll
+      for (int e = 0; e < items; ++e)
+        if (e < in_leaf(k)) (leaf_copies ? copy[e] : value(k, e)) = leaf_element<T, Dot>(x, y, leaf_first + e);
+      if (leaf_copies) write_leaf(k, copy);
+    }
+  }
+  if constexpr (tiles_in_shared) {
+    wait_async_copies();
+    __syncwarp();  // every lane's copies and leaves are visible to the warp
   }
   // node[l]: this lane's node of level l of the tree over its group of 32 leaves (where lane %
   // 2^l == 0), for tile k. Recomputed by a scan after its wait rather than held in registers.
   const auto group_tree = [&](int k, T (&node)[6]) {
-    const int leaf = k * bitwise_block_size + int(threadIdx.x);
-    node[0] = values[k][0];
+    const int leaf_index = k * bitwise_block_size + int(threadIdx.x);
+    T copy[items];
+    if (leaf_copies && in_leaf(k) > 0) read_leaf(k, copy);
+    const auto element = [&](int e) -> const T& { return leaf_copies ? copy[e] : value(k, e); };
+    node[0] = in_leaf(k) > 0 ? element(0) : T{};
 #pragma unroll
     for (int e = 1; e < items; ++e)
-      if (e < in_leaf[k]) node[0] = op(node[0], values[k][e]);
+      if (e < in_leaf(k)) node[0] = op(node[0], element(e));
 #pragma unroll
     for (int l = 1; l <= 5; ++l) {
       const int half = 1 << (l - 1);
       const T right = __shfl_down_sync(full_warp_mask, node[l - 1], half);
-      node[l] = ((lane & (2 * half - 1)) == 0 && leaf + half < leaves) ? op(node[l - 1], right) : node[l - 1];
+      node[l] = ((lane & (2 * half - 1)) == 0 && leaf_index + half < leaves) ? op(node[l - 1], right) : node[l - 1];
     }
   };
 #pragma unroll
@@ -271,7 +358,9 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
   }
   if constexpr (Scan) {
     __syncthreads();
-#pragma unroll
+    // One tile at a time (its leaves are in shared memory): unrolled, the scan went past its 40
+    // registers (ptxas spilled 84-260 bytes).
+#pragma unroll 1
     for (int k = 0; k < tiles_per_block; ++k) {
       const int group = k * bitwise_warps + warp;
       T node[6];
@@ -287,39 +376,36 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
           has = true;
         }
       }
+      T copy[items];
+      if (leaf_copies && in_leaf(k) > 0) read_leaf(k, copy);
+      const auto element = [&](int e) -> T& { return leaf_copies ? copy[e] : value(k, e); };
 #pragma unroll
       for (int e = 0; e < items; ++e) {
-        if (e < in_leaf[k]) {
-          const T value = values[k][e];
-          if (exclusive) values[k][e] = running;
-          running = fold_after(has, running, value, op);
+        if (e < in_leaf(k)) {
+          const T before = element(e);
+          if (exclusive) element(e) = running;
+          running = fold_after(has, running, before, op);
           has = true;
-          if (!exclusive) values[k][e] = running;
+          if (!exclusive) element(e) = running;
         }
       }
       const std::int64_t tile_begin = block_begin + std::int64_t(k) * bitwise_tile_size;
-      if (Vectorized && block_count - std::int64_t(k) * bitwise_tile_size >= bitwise_tile_size) {
-        constexpr int width = Vector16<T>::size;
-        __syncwarp();
+      const std::int64_t warp_first = tile_begin + std::int64_t(warp) * warp_size * items;
+      if (full_tile(k)) {
+        if (leaf_copies) write_leaf(k, copy);
+        __syncwarp();  // every lane's scanned leaf is in the chunks
 #pragma unroll
-        for (int e = 0; e < items; ++e) exchange[exchange_padded(lane * items + e)] = values[k][e];
-        __syncwarp();
-        const std::int64_t warp_first = tile_begin + std::int64_t(warp) * warp_size * items;
-#pragma unroll
-        for (int v = 0; v < items / width; ++v) {
-          const int index = (v * warp_size + lane) * width;
-          Vector16<T> stored;
-#pragma unroll
-          for (int e = 0; e < width; ++e) stored.lane[e] = exchange[exchange_padded(index + e)];
-          store_vector(out.data + warp_first + index, stored);
+        for (int v = 0; v < leaf_chunks; ++v) {
+          const int c = v * warp_size + lane;
+          store_vector(out.data + warp_first + c * width, chunks(k)[swizzled_chunk<leaf_chunks>(c)]);
         }
       } else {
         const std::int64_t first = tile_begin + std::int64_t(threadIdx.x) * items;
 #pragma unroll
         for (int e = 0; e < items; ++e)
-          if (e < in_leaf[k]) out.data[(first + e) * out.stride] = values[k][e];
+          if (e < in_leaf(k)) out.data[(first + e) * out.stride] = element(e);
       }
-      if (total != nullptr && in_leaf[k] > 0 && tile_begin + std::int64_t(threadIdx.x) * items + in_leaf[k] == n)
+      if (total != nullptr && in_leaf(k) > 0 && tile_begin + std::int64_t(threadIdx.x) * items + in_leaf(k) == n)
         *total = running;
     }
   }
