@@ -202,6 +202,45 @@ TEMPLATE_LIST_TEST_CASE("bitwise results repeat run after run", "[determinism]",
   for (int run = 0; run < 5; ++run) REQUIRE(run_all(space, x, y, {}) == first);
 }
 
+TEMPLATE_LIST_TEST_CASE("bitwise results do not depend on how the data is laid out", "[determinism]",
+                        SpaceFloat) {
+  using Space = typename TestType::space;
+  using T = typename TestType::value;
+  using memory = typename Space::memory_space;
+  const Space space;
+  // Sizes around a leaf, a tile and a CUDA scan block (4 float / 2 double tiles of 2048).
+  for (const std::int64_t n : {0, 1, 9, 2047, 2049, 4097, 8191, 8193, 100'003}) {
+    if (n > max_test_size()) continue;
+    const std::vector<T> host_x = order_sensitive_input<T>(n, 21 + n);
+    const Outcome expected = reference_all(host_x, host_x);
+    // Column 0 of an n x 2 array (stride 2), and a View that starts one element into its
+    // allocation (not 16-byte aligned): the CUDA path moves neither in vectors.
+    Kokkos::View<T**, Kokkos::LayoutRight, memory> pairs("pairs", n, 2);
+    const auto column = Kokkos::subview(pairs, Kokkos::ALL, 0);
+    Kokkos::deep_copy(column, to_space(space, host_x, "x"));
+    Kokkos::View<T*, memory> shifted_x("shifted_x", n + 1), shifted_out("shifted_out", n + 1);
+    const auto unaligned = Kokkos::subview(shifted_x, std::pair<std::int64_t, std::int64_t>(1, n + 1));
+    const auto unaligned_out = Kokkos::subview(shifted_out, std::pair<std::int64_t, std::int64_t>(1, n + 1));
+    Kokkos::deep_copy(unaligned, to_space(space, host_x, "x"));
+    Kokkos::View<T*, memory> out("out", n);
+    Kokkos::View<T, Kokkos::HostSpace> total("total");
+    const auto check = [&](const auto& x, const auto& y) {
+      INFO(case_name<TestType>() << ", n = " << n);
+      REQUIRE(bits_of(kprim::reduce(space, x, kprim::Sum{}, bitwise_reduce)) == expected.reduce);
+      kprim::inclusive_scan(space, x, y, total, kprim::Sum{}, bitwise_scan);
+      space.fence();
+      REQUIRE(hash_of(to_host(y)) == expected.inclusive);
+      REQUIRE(bits_of(total()) == expected.inclusive_total);
+      kprim::exclusive_scan(space, x, y, T(0.375), total, kprim::Sum{}, bitwise_scan);
+      space.fence();
+      REQUIRE(hash_of(to_host(y)) == expected.exclusive);
+      REQUIRE(bits_of(total()) == expected.exclusive_total);
+    };
+    check(column, out);
+    check(unaligned, unaligned_out);
+  }
+}
+
 TEMPLATE_LIST_TEST_CASE("bitwise order keeps non-commutative ops exact, and signed zeros", "[determinism]",
                         SpaceOnly) {
   using Space = typename TestType::space;
