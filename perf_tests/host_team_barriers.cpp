@@ -2,7 +2,9 @@
 // against Kokkos' parallel_scan(TeamThreadRange) doing the same work (each team scans its own 4096
 // elements, a lambda in and a callback out, every result checked), for teams of 2 (the OpenMP
 // space's largest on 2 cores) and of 1 (Kokkos::AUTO on OpenMP). Median of 30 calls, us per team.
-// Results: perf_tests/results/README.md ("Host team calls with one barrier fewer", 2026-11-27).
+// Results: perf_tests/results/README.md ("Host team calls with one barrier fewer" and "What the
+// memory allows a host team call", 2026-11-27). Also times the same traffic without a scan: each
+// thread of a team copies its share through the same lambda and callback, and one deep_copy.
 //   g++ -std=c++20 -O3 -DNDEBUG -fopenmp -I include -I <build>/include -isystem <kokkos>/include
 //       perf_tests/host_team_barriers.cpp -lkokkoscore -ldl -o team-barriers
 //   OMP_PROC_BIND=spread OMP_PLACES=threads ./team-barriers
@@ -14,6 +16,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -62,6 +65,22 @@ void run(std::int64_t n, int team, const char* type) {
                                   [&](std::int64_t i, const T& prefix) { out(first + i) = prefix; });
     });
   }));
+  // The same team-shaped traffic without a scan: each thread copies its share through the same
+  // lambda and callback (what the memory allows a team call), and one deep_copy of the whole array.
+  const auto report_copy = [&](const char* name, double us) {
+    std::int64_t wrong = 0;
+    for (std::int64_t i = 0; i < n; ++i) wrong += out(i) != T(x(i));
+    std::printf("%-14s %-28s n=%9lld team=%d %9.1f us %6.2f us/team%s\n", type, name, (long long)n, team, us,
+                us / league, wrong ? "  WRONG" : "");
+    Kokkos::deep_copy(out, T(0));
+  };
+  report_copy("team copy (TeamThreadRange)", median_us([&] {
+    Kokkos::parallel_for(policy(league, team), [=](const member& m) {
+      const std::int64_t first = m.league_rank() * per_team;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, per_team), [&](std::int64_t i) { out(first + i) = T(x(first + i)); });
+    });
+  }));
+  if constexpr (std::is_same_v<In, T>) report_copy("Kokkos::deep_copy", median_us([&] { Kokkos::deep_copy(out, x); }));
   report("Kokkos TeamThreadRange scan", median_us([&] {
     Kokkos::parallel_for(policy(league, team), [=](const member& m) {
       const std::int64_t first = m.league_rank() * per_team;
