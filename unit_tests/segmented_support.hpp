@@ -133,14 +133,19 @@ void check_offsets_calls(const Space& space, const Layout& layout, const std::ve
   CHECK(first_mismatch(to_host(exclusive), want_exclusive) == -1);
 }
 
+/// Offsets of segments of `size` over n elements (the last one shorter).
+inline std::vector<std::int64_t> fixed_offsets(std::int64_t n, std::int64_t size) {
+  std::vector<std::int64_t> offsets{0};
+  while (offsets.back() < n) offsets.push_back(std::min(n, offsets.back() + size));
+  return offsets;
+}
+
 /// Runs the three fixed-size calls and checks them.
 template <class Space, class T, class Op>
 void check_fixed_calls(const Space& space, std::int64_t size, const std::vector<T>& host, const Op& op,
                        const T& init) {
   const T guard = T(99);
-  const std::int64_t n = std::int64_t(host.size());
-  std::vector<std::int64_t> offsets{0};
-  while (offsets.back() < n) offsets.push_back(std::min(n, offsets.back() + size));
+  const std::vector<std::int64_t> offsets = fixed_offsets(std::int64_t(host.size()), size);
   const std::size_t segments = offsets.size() - 1;
   const auto in = to_space(space, host, "in");
   const auto reduce = guarded(space, segments, guard);

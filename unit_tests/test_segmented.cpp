@@ -142,13 +142,6 @@ void check_calls_from_init(const Space& space, const std::vector<T>& host, const
   CHECK(first_mismatch(to_host(exclusive), want_exclusive) == -1);
 }
 
-/// Offsets of segments of `size` over n elements (the last one shorter).
-inline std::vector<std::int64_t> fixed_offsets(std::int64_t n, std::int64_t size) {
-  std::vector<std::int64_t> offsets{0};
-  while (offsets.back() < n) offsets.push_back(std::min(n, offsets.back() + size));
-  return offsets;
-}
-
 /// A float sum as a lambda (no identity, not declared commutative): the CUDA segmented scan kernel
 /// and the pair scans take it.
 template <class Space>
