@@ -49,12 +49,16 @@ void run(std::int64_t n, int team, const char* type) {
     T running = 0;
     for (std::int64_t i = t * per_team; i < (t + 1) * per_team; ++i) reference(i) = running += T(x(i));
   }
-  const auto report = [&](const char* name, double us) {
+  // Prints a run's time and checks out(i) == expected(i), then clears out for the next run.
+  const auto report_against = [&](const char* name, double us, const auto& expected) {
     std::int64_t wrong = 0;
-    for (std::int64_t i = 0; i < n; ++i) wrong += out(i) != reference(i);
+    for (std::int64_t i = 0; i < n; ++i) wrong += out(i) != expected(i);
     std::printf("%-14s %-28s n=%9lld team=%d %9.1f us %6.2f us/team%s\n", type, name, (long long)n, team, us,
                 us / league, wrong ? "  WRONG" : "");
     Kokkos::deep_copy(out, T(0));
+  };
+  const auto report = [&](const char* name, double us) {
+    report_against(name, us, [&](std::int64_t i) { return reference(i); });
   };
   const auto bytes = kprim::team::scratch_bytes<T>(team);
   report("kprim::team::inclusive_scan", median_us([&] {
@@ -68,11 +72,7 @@ void run(std::int64_t n, int team, const char* type) {
   // The same team-shaped traffic without a scan: each thread copies its share through the same
   // lambda and callback (what the memory allows a team call), and one deep_copy of the whole array.
   const auto report_copy = [&](const char* name, double us) {
-    std::int64_t wrong = 0;
-    for (std::int64_t i = 0; i < n; ++i) wrong += out(i) != T(x(i));
-    std::printf("%-14s %-28s n=%9lld team=%d %9.1f us %6.2f us/team%s\n", type, name, (long long)n, team, us,
-                us / league, wrong ? "  WRONG" : "");
-    Kokkos::deep_copy(out, T(0));
+    report_against(name, us, [&](std::int64_t i) { return T(x(i)); });
   };
   report_copy("team copy (TeamThreadRange)", median_us([&] {
     Kokkos::parallel_for(policy(league, team), [=](const member& m) {
