@@ -177,6 +177,46 @@ TEMPLATE_LIST_TEST_CASE("scan into a wider output type accumulates in it", "[sca
   REQUIRE(first_mismatch(to_host(out), expected) == -1);
 }
 
+namespace {
+
+/// Inclusive and exclusive Sum scans of `host` (From) into Views of To against std's, each element
+/// converted to To before it is added.
+template <class To, class Space, class From>
+void check_converting_scans(const Space& space, const std::vector<From>& host, To init) {
+  const auto in = to_space(space, host, "in");
+  Kokkos::View<To*, typename Space::memory_space> out("out", host.size());
+  std::vector<To> expected(host.size());
+  const auto add = [](To a, To b) { return To(a + b); };
+  std::vector<To> widened(host.begin(), host.end());
+  kprim::inclusive_scan(space, in, out);
+  std::inclusive_scan(widened.begin(), widened.end(), expected.begin(), add);
+  CHECK(first_mismatch(to_host(out), expected) == -1);
+  kprim::exclusive_scan(space, in, out, init);
+  std::exclusive_scan(widened.begin(), widened.end(), expected.begin(), init, add);
+  CHECK(first_mismatch(to_host(out), expected) == -1);
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("scans into a wider output type convert each element", "[scan]", SpaceOnly) {
+  const typename TestType::space space;
+  const std::int64_t n = std::min<std::int64_t>(100'003, max_test_size());
+  std::vector<std::int32_t> signed_values(n);
+  std::vector<std::uint32_t> unsigned_values(n);
+  std::vector<float> floats(n);
+  for (std::int64_t i = 0; i < n; ++i) {
+    signed_values[i] = std::int32_t(i % 7 == 0 ? -2'000'000'000 + i : 1'000'000'000 - 3 * i);  // sign-extended
+    unsigned_values[i] = std::uint32_t(4'000'000'000u - std::uint32_t(i));  // above 2^31: zero-extended
+    floats[i] = float(i % 13) * 0.25f - 1.0f;  // every prefix exact in double
+  }
+  check_converting_scans<std::int64_t>(space, signed_values, std::int64_t(-5));
+  check_converting_scans<std::uint64_t>(space, signed_values, std::uint64_t(5));
+  check_converting_scans<std::int64_t>(space, unsigned_values, std::int64_t(-5));
+  check_converting_scans<std::uint64_t>(space, unsigned_values, std::uint64_t(5));
+  check_converting_scans<std::uint32_t>(space, signed_values, std::uint32_t(5));
+  check_converting_scans<double>(space, floats, 0.5);
+}
+
 TEMPLATE_LIST_TEST_CASE("scan of random floating-point data stays within the rounding bound", "[scan]",
                         SpaceFloat) {
   using Space = typename TestType::space;

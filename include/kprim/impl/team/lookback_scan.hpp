@@ -14,6 +14,7 @@
 #include <kprim/impl/team/blelloch_scan.hpp>
 #include <kprim/impl/thread/chained_run.hpp>
 #include <kprim/impl/thread/streamed_run.hpp>
+#include <kprim/impl/thread/vector_sum_scan.hpp>
 #include <kprim/ops.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -62,6 +63,18 @@ struct LookbackScanTiles {
       return false;
   }();
 
+  /// Whether a host Sum scan of contiguous Views of arithmetic types can run in SSE2 vectors
+  /// (thread/vector_sum_scan.hpp); at run time both Views must also have stride 1.
+  static constexpr bool sum_scannable = [] {
+    if constexpr (Kokkos::is_view_v<In> && Kokkos::is_view_v<Out>)
+      return std::is_same_v<Op, Sum> && std::is_same_v<typename Out::value_type, T> &&
+             !Out::memory_traits::is_atomic && !In::memory_traits::is_atomic &&
+             std::is_same_v<typename Space::memory_space, Kokkos::HostSpace> &&
+             thread::can_sum_scan_vectors_v<typename In::non_const_value_type, T>;
+    else
+      return false;
+  }();
+
   KOKKOS_INLINE_FUNCTION static int window(int team_size) { return team_size < max_window ? team_size : max_window; }
 
   static std::size_t scratch_bytes(int team_size, int items_per_thread) {
@@ -101,6 +114,14 @@ struct LookbackScanTiles {
           out.put.put_tile(begin, end, prefix);
           if (total != nullptr && end == n) *total = op(prefix, aggregate);
           return;
+        }
+      }
+      if constexpr (sum_scannable) {
+        if (in.stride(0) == 1 && out.stride(0) == 1) {
+          KOKKOS_IF_ON_HOST((const T after = thread::sum_scan_vectors<T>(in.data() + begin, out.data() + begin,
+                                                                         end - begin, prefix, exclusive, stream_output);
+                             if (total != nullptr && end == n) *total = after;
+                             return;))
         }
       }
       if constexpr (streamable) {
