@@ -4,7 +4,9 @@
 // blocks of 1, 2 and 4 vectors (the candidates for sum_scan_vectors' block), an exclusive scan
 // that stores the inclusive vectors one element further on (`shifted`), and the serial
 // std::inclusive_scan. Runs of 16384 elements (the host scan's tile: in L2) over n = 16384 and
-// 2^20 (in the last-level cache). Every result is checked against a serial scan. Median of 50 /
+// 2^20 (in the last-level cache). Since 2026-11-28 `vectors` exclusive is the library's shifted
+// form (in and out apart) and `lanes` its lane-shifting form (in place, and before). Every result
+// is checked against a serial scan. Median of 50 /
 // 2000 calls, ns per element. Results: perf_tests/results/README.md ("Host scans in vectors").
 //   g++ -std=c++20 -O3 -DNDEBUG -fopenmp -I include -I <build>/include -isystem <kokkos>/include
 //       perf_tests/host_vector_scan.cpp -lkokkoscore -ldl -o host-vector-scan
@@ -115,6 +117,10 @@ void compare(const char* name, std::int64_t n) {
   const auto shifted = tiles([&](std::int64_t b, std::int64_t e, T p) {
     return exclusive_by_shifted_stores<T>(source + b, target + b, e - b, p);
   });
+  // The library's lane-shifting exclusive blocks (its path before 2026-11-28, still its in-place one).
+  const auto lanes = tiles([&](std::int64_t b, std::int64_t e, T p) {
+    return kprim::impl::thread::vector_sum::sum_scan_blocks<true, false>(source + b, target + b, e - b, p);
+  });
   const auto blocks = [&](auto vectors_per_block) {
     return tiles([&](std::int64_t b, std::int64_t e, T p) {
       return scan_in_blocks_of<decltype(vectors_per_block)::value>(source + b, target + b, e - b, p);
@@ -131,12 +137,13 @@ void compare(const char* name, std::int64_t n) {
   const double excl_accessors = timed(accessors(std::true_type{}), true);
   const double excl_vectors = timed(vectors(true), true);
   const double excl_shifted = timed(shifted, true);
+  const double excl_lanes = timed(lanes, true);
   const double one = timed(blocks(std::integral_constant<int, 1>{}), false);
   const double two = timed(blocks(std::integral_constant<int, 2>{}), false);
   const double four = timed(blocks(std::integral_constant<int, 4>{}), false);
   const double serial = timed([&] { std::inclusive_scan(in.begin(), in.end(), out.begin(), std::plus<T>(), T(0)); }, false);
-  std::printf("%-13s %8ld | %6.3f %6.3f | %6.3f %6.3f %6.3f | %6.3f %6.3f %6.3f | %6.3f%s\n", name, long(n),
-              incl_accessors, incl_vectors, excl_accessors, excl_vectors, excl_shifted, one, two, four, serial,
+  std::printf("%-13s %8ld | %6.3f %6.3f | %6.3f %6.3f %6.3f %6.3f | %6.3f %6.3f %6.3f | %6.3f%s\n", name, long(n),
+              incl_accessors, incl_vectors, excl_accessors, excl_vectors, excl_shifted, excl_lanes, one, two, four, serial,
               wrong ? "  WRONG" : "");
 }
 
@@ -144,7 +151,7 @@ void compare(const char* name, std::int64_t n) {
 
 int main() {
   std::printf("ns per element, one thread      inclusive      exclusive                blocks of 1/2/4 vectors   std\n");
-  std::printf("type               n    | accessors vectors | accessors vectors shifted |                      | serial\n");
+  std::printf("type               n    | accessors vectors | accessors vectors shifted lanes |                      | serial\n");
   for (const std::int64_t n : {std::int64_t(16384), std::int64_t(1) << 20}) {
     compare<float, float>("float", n);
     compare<double, double>("double", n);
