@@ -1,12 +1,12 @@
 // Experiment (not built by CMake): one host thread's Sum scan of a contiguous run, element by
 // element through accessors (thread::scan_run_as, what the host look-back scan ran before
 // 2026-11-27) against 16-byte SSE2 vectors (thread::sum_scan_vectors, what it runs now) and
-// blocks of 1, 2 and 4 vectors (the candidates for sum_scan_vectors' block), an exclusive scan
-// that stores the inclusive vectors one element further on (`shifted`), and the serial
+// blocks of 1, 2 and 4 vectors (the candidates for sum_scan_vectors' block), and the serial
 // std::inclusive_scan. Runs of 16384 elements (the host scan's tile: in L2) over n = 16384 and
-// 2^20 (in the last-level cache). Since 2026-11-28 `vectors` exclusive is the library's shifted
-// form (in and out apart) and `lanes` its lane-shifting form (in place, and before). Every result
-// is checked against a serial scan. Median of 50 /
+// 2^20 (in the last-level cache). Exclusive: `vectors` is the library's form for in and out apart
+// (the inclusive vectors stored one element on; the `shifted` column of 2026-11-27/28, which ran
+// this experiment's own copy of it), `lanes` its lane-shifting form (in place; before 2026-11-28
+// also apart). Every result is checked against a serial scan. Median of 50 /
 // 2000 calls, ns per element. Results: perf_tests/results/README.md ("Host scans in vectors").
 //   g++ -std=c++20 -O3 -DNDEBUG -fopenmp -I include -I <build>/include -isystem <kokkos>/include
 //       perf_tests/host_vector_scan.cpp -lkokkoscore -ldl -o host-vector-scan
@@ -40,31 +40,6 @@ T scan_in_blocks_of(const In* in, T* out, std::int64_t count, T prefix) {
     carry = add<T>(carry, last_lane<T>(x[Vectors - 1]));
   }
   return sum_scan_elements<false>(in + i, out + i, count - i, first_lane<T>(carry));
-}
-
-/// Candidate for exclusive scans: the inclusive vectors stored one element further on (out[0] is
-/// the prefix), so no lane shift; not for in-place scans (a block's last store lands on the next
-/// block's first input).
-template <class T, class In>
-T exclusive_by_shifted_stores(const In* in, T* out, std::int64_t count, T prefix) {
-  constexpr int width = lanes<T>, vectors = 4, block = vectors * width;
-  if (count == 0) return prefix;
-  out[0] = prefix;
-  __m128i carry = broadcast(prefix);
-  std::int64_t i = 0;
-  for (; i + block < count; i += block) {
-    __m128i x[vectors];
-    for (int v = 0; v < vectors; ++v) x[v] = scan_lanes<T>(load<T>(in + i + v * width));
-    for (int v = 1; v < vectors; ++v) x[v] = add<T>(x[v], last_lane<T>(x[v - 1]));
-    for (int v = 0; v < vectors; ++v) store<false>(out + i + 1 + v * width, add<T>(carry, x[v]));
-    carry = add<T>(carry, last_lane<T>(x[vectors - 1]));
-  }
-  T running = first_lane<T>(carry);
-  for (; i < count; ++i) {
-    running += T(in[i]);
-    if (i + 1 < count) out[i + 1] = running;
-  }
-  return running;
 }
 
 template <class F>
@@ -114,11 +89,8 @@ void compare(const char* name, std::int64_t n) {
       return kprim::impl::thread::sum_scan_vectors<T>(source + b, target + b, e - b, p, exclusive, false);
     });
   };
-  const auto shifted = tiles([&](std::int64_t b, std::int64_t e, T p) {
-    return exclusive_by_shifted_stores<T>(source + b, target + b, e - b, p);
-  });
   // The library's lane-shifting exclusive blocks (its path before 2026-11-28, still its in-place one).
-  const auto lanes = tiles([&](std::int64_t b, std::int64_t e, T p) {
+  const auto lane_shifts = tiles([&](std::int64_t b, std::int64_t e, T p) {
     return kprim::impl::thread::vector_sum::sum_scan_blocks<true, false>(source + b, target + b, e - b, p);
   });
   const auto blocks = [&](auto vectors_per_block) {
@@ -136,14 +108,13 @@ void compare(const char* name, std::int64_t n) {
   const double incl_vectors = timed(vectors(false), false);
   const double excl_accessors = timed(accessors(std::true_type{}), true);
   const double excl_vectors = timed(vectors(true), true);
-  const double excl_shifted = timed(shifted, true);
-  const double excl_lanes = timed(lanes, true);
+  const double excl_lanes = timed(lane_shifts, true);
   const double one = timed(blocks(std::integral_constant<int, 1>{}), false);
   const double two = timed(blocks(std::integral_constant<int, 2>{}), false);
   const double four = timed(blocks(std::integral_constant<int, 4>{}), false);
   const double serial = timed([&] { std::inclusive_scan(in.begin(), in.end(), out.begin(), std::plus<T>(), T(0)); }, false);
-  std::printf("%-13s %8ld | %6.3f %6.3f | %6.3f %6.3f %6.3f %6.3f | %6.3f %6.3f %6.3f | %6.3f%s\n", name, long(n),
-              incl_accessors, incl_vectors, excl_accessors, excl_vectors, excl_shifted, excl_lanes, one, two, four, serial,
+  std::printf("%-13s %8ld | %6.3f %6.3f | %6.3f %6.3f %6.3f | %6.3f %6.3f %6.3f | %6.3f%s\n", name, long(n),
+              incl_accessors, incl_vectors, excl_accessors, excl_vectors, excl_lanes, one, two, four, serial,
               wrong ? "  WRONG" : "");
 }
 
@@ -151,7 +122,7 @@ void compare(const char* name, std::int64_t n) {
 
 int main() {
   std::printf("ns per element, one thread      inclusive      exclusive                blocks of 1/2/4 vectors   std\n");
-  std::printf("type               n    | accessors vectors | accessors vectors shifted lanes |                      | serial\n");
+  std::printf("type               n    | accessors vectors | accessors vectors lanes |                      | serial\n");
   for (const std::int64_t n : {std::int64_t(16384), std::int64_t(1) << 20}) {
     compare<float, float>("float", n);
     compare<double, double>("double", n);
