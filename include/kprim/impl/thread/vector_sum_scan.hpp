@@ -156,8 +156,8 @@ inline T sum_scan_blocks(const In* in, T* out, std::int64_t count, T prefix) {
 
 /// Exclusive scan as the inclusive vectors stored one element further on (out[0] is the prefix):
 /// no lane shift and no merge with the vector before. Not in place: a block's last store lands on
-/// the next block's first input (int32 and float in L2, one thread: 10-40% faster than the
-/// shifting form; perf_tests/results/README.md, "Host scans in vectors").
+/// the next block's first input. One thread in L2: 1.2-1.9x the lane-shifting form (float 1.2x;
+/// perf_tests/results/README.md, "The shifted exclusive scan in the library").
 template <class T, class In>
 inline T exclusive_sum_scan_shifted(const In* in, T* out, std::int64_t count, T prefix) {
   constexpr int width = lanes<T>, vectors = 4, block = vectors * width;
