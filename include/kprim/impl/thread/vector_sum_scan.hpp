@@ -130,17 +130,26 @@ inline T first_lane(__m128i v) {
 }
 
 /// Blocks of 4 vectors: one 64-byte line of 4-byte values (int32 in L2: blocks of 1 / 2 / 4
-/// vectors 0.37-0.39 / 0.30-0.32 / 0.27-0.28 ns per element). Stream: out is 16-byte aligned and
-/// takes streaming stores.
+/// vectors 0.37-0.39 / 0.30-0.32 / 0.27-0.28 ns per element).
+inline constexpr int block_vectors = 4;
+
+/// The inclusive sums of the block at in within the block, vector by vector (off the running
+/// prefix's chain, which then waits on one add a block).
+template <class T, class In>
+inline void scan_block(const In* in, __m128i (&x)[block_vectors]) {
+  for (int v = 0; v < block_vectors; ++v) x[v] = scan_lanes<T>(load<T>(in + v * lanes<T>));
+  for (int v = 1; v < block_vectors; ++v) x[v] = add<T>(x[v], last_lane<T>(x[v - 1]));
+}
+
+/// Stream: out is 16-byte aligned and takes streaming stores.
 template <bool Exclusive, bool Stream, class T, class In>
 inline T sum_scan_blocks(const In* in, T* out, std::int64_t count, T prefix) {
-  constexpr int width = lanes<T>, vectors = 4, block = vectors * width;
+  constexpr int width = lanes<T>, vectors = block_vectors, block = vectors * width;
   __m128i carry = broadcast(prefix);
   std::int64_t i = 0;
   for (; i + block <= count; i += block) {
     __m128i x[vectors];
-    for (int v = 0; v < vectors; ++v) x[v] = scan_lanes<T>(load<T>(in + i + v * width));
-    for (int v = 1; v < vectors; ++v) x[v] = add<T>(x[v], last_lane<T>(x[v - 1]));  // off the prefix's chain
+    scan_block<T>(in + i, x);
     for (int v = 0; v < vectors; ++v) {
       __m128i before = x[v];
       if constexpr (Exclusive) {  // each lane gets its left neighbour's sum; lane 0 the vector before's last
@@ -160,24 +169,21 @@ inline T sum_scan_blocks(const In* in, T* out, std::int64_t count, T prefix) {
 /// perf_tests/results/README.md, "The shifted exclusive scan in the library").
 template <class T, class In>
 inline T exclusive_sum_scan_shifted(const In* in, T* out, std::int64_t count, T prefix) {
-  constexpr int width = lanes<T>, vectors = 4, block = vectors * width;
+  constexpr int width = lanes<T>, vectors = block_vectors, block = vectors * width;
   if (count == 0) return prefix;
   out[0] = prefix;
   __m128i carry = broadcast(prefix);
   std::int64_t i = 0;
   for (; i + block < count; i += block) {  // '<': the block's last store, out[i + block], is in range
     __m128i x[vectors];
-    for (int v = 0; v < vectors; ++v) x[v] = scan_lanes<T>(load<T>(in + i + v * width));
-    for (int v = 1; v < vectors; ++v) x[v] = add<T>(x[v], last_lane<T>(x[v - 1]));
+    scan_block<T>(in + i, x);
     for (int v = 0; v < vectors; ++v) store<false>(out + i + 1 + v * width, add<T>(carry, x[v]));
     carry = add<T>(carry, last_lane<T>(x[vectors - 1]));
   }
-  T running = first_lane<T>(carry);
-  for (; i < count; ++i) {  // the tail: out[i + 1] = the sum through in[i]
-    running += T(in[i]);
-    if (i + 1 < count) out[i + 1] = running;
-  }
-  return running;
+  // out[0 .. i] are written (i < count): the rest is in[i + 1 ..) exclusive from the sum through in[i].
+  T through_i = first_lane<T>(carry);
+  through_i += T(in[i]);
+  return sum_scan_elements<true>(in + i + 1, out + i + 1, count - i - 1, through_i);
 }
 
 /// Whether in[0 .. count) and out[0 .. count) share a byte.
