@@ -106,7 +106,7 @@ inline bool parse_options(int argc, char** argv, const char* tool, const char* s
               [&](const std::string& v) {
                 for (const auto& part : list(v)) options.other_sizes.push_back(kprim_perf::positive_count(part, "--sizes"));
               })
-      .option("types", "T,...", "float, double, int32, int64 (default: the tool's)",
+      .option("types", "T,...", "float, double, int32, int64; int32_to_int64 (the scan tool) (default: the tool's)",
               [&](const std::string& v) { options.types = list(v); })
       .option("candidates", "K", "only the first K policies (1: today's default)",
               [&](const std::string& v) { options.max_candidates = kprim_perf::positive_int(v, "--candidates"); });
@@ -115,11 +115,16 @@ inline bool parse_options(int argc, char** argv, const char* tool, const char* s
   return true;
 }
 
-/// Calls run.template operator()<T>(name) for each type named in `types`, in order; false (after
-/// a message) at an unknown name.
-template <class Run>
-bool for_each_type(const std::vector<std::string>& types, const char* tool, Run run) {
+/// for_each_type, and `int32_to_int64` (int32 counts into int64 offsets) through counts_to_offsets(type).
+template <class Run, class CountsToOffsets>
+bool for_each_type(const std::vector<std::string>& types, const char* tool, Run run, CountsToOffsets counts_to_offsets) {
   for (const auto& type : types) {
+    if constexpr (!std::is_null_pointer_v<CountsToOffsets>) {
+      if (type == "int32_to_int64") {
+        counts_to_offsets("int32_to_int64");
+        continue;
+      }
+    }
     if (type == "float") run.template operator()<float>("float");
     else if (type == "double") run.template operator()<double>("double");
     else if (type == "int32") run.template operator()<std::int32_t>("int32");
@@ -130,6 +135,13 @@ bool for_each_type(const std::vector<std::string>& types, const char* tool, Run 
     }
   }
   return true;
+}
+
+/// Calls run.template operator()<T>(name) for each type named in `types`, in order; false (after
+/// a message) at an unknown name.
+template <class Run>
+bool for_each_type(const std::vector<std::string>& types, const char* tool, Run run) {
+  return for_each_type(types, tool, run, nullptr);
 }
 
 }  // namespace kprim_tuning

@@ -8,11 +8,14 @@
 // probe:staged-local-scan: the default's tile work without the look-back, results not scans) show
 // what the look-back costs (for the short-scan kernel). Output: one CSV row per (type, n, candidate):
 //   type,n,candidate,time_us,gbps,vs_cub,vs_copy
-// GB/s counts the ideal traffic of a scan (n reads + n writes). Median of --reps timed calls after
+// GB/s counts the ideal traffic of a scan (n reads + n writes). `int32_to_int64` scans int32 counts
+// into int64 sums (the CRS-offsets call; CUB's InclusiveSum of the same arrays): its GB/s counts
+// 4n + 8n bytes and its copy row copies the n counts, so its vs_copy is against a smaller copy.
+// Median of --reps timed calls after
 // two warm-up calls; the scan's own memset of its tile states is inside the timing, CUB's
 // temporary-storage allocation is not.
 //
-// Usage: kprim-scan-tuning [--reps=N] [--log2=20,24,26,28] [--sizes=N,...] [--types=float,double,int32,int64]
+// Usage: kprim-scan-tuning [--reps=N] [--log2=20,24,26,28] [--sizes=N,...] [--types=float,double,int32,int64,int32_to_int64]
 //                          [--candidates=K]   (only the first K policies: 1 = today's default)
 
 #include <kprim/impl/cuda/scan.cuh>
@@ -89,25 +92,28 @@ std::string name_of() {
          (Policy::scan_before_look_back ? "/early" : "") + (Policy::lagged ? "/lagged" : "");
 }
 
-template <class T>
+/// Times the candidates on an inclusive sum of In into T (In = T, or int32 counts into int64
+/// offsets, the CRS call) against CUB's InclusiveSum of the same arrays and a copy of the input.
+template <class T, class In = T>
 void run_type(const char* type, const std::vector<std::int64_t>& sizes, int reps, int max_candidates, int sm_count) {
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
   for (const std::int64_t n : sizes) {
-    T *in = nullptr, *out = nullptr, *total = nullptr;
-    check(cudaMalloc(&in, n * sizeof(T)), "cudaMalloc in");
+    In* in = nullptr;
+    T *out = nullptr, *total = nullptr;
+    check(cudaMalloc(&in, n * sizeof(In)), "cudaMalloc in");
     check(cudaMalloc(&out, n * sizeof(T)), "cudaMalloc out");
     check(cudaMalloc(&total, sizeof(T)), "cudaMalloc total");
     fill<<<1024, 256>>>(in, n);
-    const double bytes = 2.0 * double(n) * sizeof(T);
+    const double bytes = double(n) * double(sizeof(In) + sizeof(T));
     auto row = [&](const std::string& candidate, double us, double cub_us, double copy_us) {
       std::printf("%s,%lld,%s,%.2f,%.1f,%.3f,%.3f\n", type, static_cast<long long>(n), candidate.c_str(), us,
                   bytes / us / 1e3, cub_us / us, copy_us / us);
     };
 
     const double copy_us = median_us(reps, start, stop, [&] {
-      check(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
+      check(cudaMemcpyAsync(out, in, n * sizeof(In), cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
     });
     std::size_t cub_bytes = 0;
     check(cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, in, out, n), "cub temp size");
@@ -119,7 +125,7 @@ void run_type(const char* type, const std::vector<std::int64_t>& sizes, int reps
     check(cudaMemcpy(expected.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost), "copy back");
     row("copy", copy_us, cub_us, copy_us);
     row("cub", cub_us, cub_us, copy_us);
-    {
+    if constexpr (std::is_same_v<In, T>) {
       using Default = std::tuple_element_t<0, std::conditional_t<sizeof(T) == 4, Candidates4, Candidates8>>;
       const unsigned blocks = unsigned(n / Default::tile_size);
       if (blocks > 0 && n % Default::tile_size == 0) {  // whole tiles only
@@ -142,7 +148,7 @@ void run_type(const char* type, const std::vector<std::int64_t>& sizes, int reps
             void* temp = nullptr;
             check(cudaMalloc(&temp, std::max<std::size_t>(temp_bytes, 16)), "cudaMalloc temp");
             const double us = median_us(reps, start, stop, [&] {
-              check(kprim::impl::cuda::launch_scan<T, kprim::Sum, Policy>(nullptr, Input<T>{in, 1}, Output<T>{out, 1}, n,
+              check(kprim::impl::cuda::launch_scan<T, kprim::Sum, Policy>(nullptr, Input<In>{in, 1}, Output<T>{out, 1}, n,
                                                                           false, T(0), kprim::Sum{}, total, temp, sm_count),
                     "launch_scan");
             });
@@ -177,6 +183,9 @@ int main(int argc, char** argv) {
               options.reps);
   const bool known = for_each_type(options.types, "kprim-scan-tuning", [&]<class T>(const char* type) {
     run_type<T>(type, options.sizes(), options.reps, options.max_candidates, properties.multiProcessorCount);
+  }, [&](const char* type) {
+    run_type<std::int64_t, std::int32_t>(type, options.sizes(), options.reps, options.max_candidates,
+                                         properties.multiProcessorCount);
   });
   return known ? 0 : 2;
 }
