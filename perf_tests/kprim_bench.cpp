@@ -1046,8 +1046,8 @@ SegmentLayout segment_layout(const std::string& mix, std::int64_t n) {
 }
 
 /// The segmented sums of floats accumulated in double, as an application wanting a wider
-/// accumulator calls it: kprim with a lambda on doubles (the reduce from init 0, folded in
-/// order), Kokkos' team per segment with a double sum, CUB's DeviceSegmentedReduce::Reduce with
+/// accumulator calls it: kprim with the built-in Sum into double sums (kprim_double) and with a
+/// lambda on doubles (the reduce from init 0, folded in order), Kokkos' team per segment with a double sum, CUB's DeviceSegmentedReduce::Reduce with
 /// plus<double>. Stored back as float into `sums` for the check (the sums are small integers).
 double segmented_reduce_in_double(benchmark::State& state, const std::string& impl,
                                   const Kokkos::View<float*, MemorySpace>& x,
@@ -1059,6 +1059,8 @@ double segmented_reduce_in_double(benchmark::State& state, const std::string& im
   if (impl == "kprim_lambda_double") {
     const auto plus = KOKKOS_LAMBDA(double a, double b) { return a + b; };
     s = time_calls(state, [&] { kprim::segmented_reduce(Space(), x, offsets, wide, 0.0, plus); });
+  } else if (impl == "kprim_double") {  // the built-in Sum into double sums
+    s = time_calls(state, [&] { kprim::segmented_reduce(Space(), x, offsets, wide); });
   } else if (impl == "kokkos_double") {
     const auto kernel = KOKKOS_LAMBDA(const policy::member_type& member) {
       const std::int64_t k = member.league_rank();
@@ -1262,7 +1264,7 @@ void register_segmented(std::int64_t n) {
     for (const std::string mix : {"1-32", "1000", "1e6", "power"}) {
       if (mix == "1e6" && n < (std::int64_t(1) << 22)) continue;  // a few segments at least
       std::vector<std::string> row_impls = impls;
-      if (!scan) row_impls.insert(row_impls.end(), {"kprim_lambda_double", "kokkos_double"});
+      if (!scan) row_impls.insert(row_impls.end(), {"kprim_double", "kprim_lambda_double", "kokkos_double"});
 #ifdef KPRIM_BENCH_CUB
       if (!scan) row_impls.push_back("cub_double");
 #endif

@@ -20,6 +20,7 @@
 #include <kprim/impl/device/temporary_storage.hpp>
 #include <kprim/impl/thread/chained_run.hpp>
 #include <kprim/impl/thread/fast_divider.hpp>
+#include <kprim/impl/thread/vector_sum_short.hpp>
 #include <kprim/ops.hpp>
 #include <kprim/options.hpp>
 
@@ -355,6 +356,17 @@ struct ChunkEnds {
   T head{}, tail{};
 };
 
+/// Whether host_reduce sums short segments with thread::short_sum: a View of values
+/// can_short_sum_v takes, summed with Sum (at run time also: stride 1).
+template <class In, class T, class Op>
+inline constexpr bool short_summable_v = [] {
+  if constexpr (Kokkos::is_view_v<In>)
+    return std::is_same_v<Op, Sum> && !In::memory_traits::is_atomic &&
+           thread::can_short_sum_v<typename In::non_const_value_type, T>;
+  else
+    return false;
+}();
+
 /// Segmented reduce on a host space: out(s) for every segment [begin(s), end(s)).
 template <class Space, class In, class Starts, class Out, class Op>
 void host_reduce(const Space& space, const In& in, const Starts& starts, const Out& out,
@@ -365,6 +377,8 @@ void host_reduce(const Space& space, const In& in, const Starts& starts, const O
   const std::int64_t chunks = host_chunks(space, n);
   std::vector<ChunkEnds<T>> ends(chunks);
   const IndexSource<In, T> get{in, n};
+  bool contiguous = false;
+  if constexpr (short_summable_v<In, T, Op>) contiguous = in.stride(0) == 1;
   Kokkos::parallel_for(
       "kprim::segmented_reduce host", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
       [&](std::int64_t c) {
@@ -385,7 +399,14 @@ void host_reduce(const Space& space, const In& in, const Starts& starts, const O
           if (e <= last) {
             if (e == b) {
               out(s) = totals.empty;
-            } else if (e - b < 64) {  // short: a plain loop (fold_run's set-up costs more than its chains save)
+            } else if (e - b < 64) {  // short: fold_run's set-up costs more than its chains save
+              if constexpr (short_summable_v<In, T, Op>) {  // no branch on the length
+                if (contiguous && e - b <= thread::short_sum_window && b + thread::short_sum_window <= n) {
+                  out(s) = totals(thread::short_sum<T>(in.data() + b, int(e - b)));
+                  b = next;
+                  continue;
+                }
+              }
               T value = get(b);
               for (std::int64_t i = b + 1; i < e; ++i) value = T(op(value, get(i)));
               out(s) = totals(value);
