@@ -115,16 +115,11 @@ inline bool parse_options(int argc, char** argv, const char* tool, const char* s
   return true;
 }
 
-/// for_each_type, and `int32_to_int64` (int32 counts into int64 offsets) through counts_to_offsets(type).
-template <class Run, class CountsToOffsets>
-bool for_each_type(const std::vector<std::string>& types, const char* tool, Run run, CountsToOffsets counts_to_offsets) {
+/// Calls run.template operator()<T>(name) for each type named in `types`, in order; false (after
+/// a message) at an unknown name.
+template <class Run>
+bool for_each_type(const std::vector<std::string>& types, const char* tool, Run run) {
   for (const auto& type : types) {
-    if constexpr (!std::is_null_pointer_v<CountsToOffsets>) {
-      if (type == "int32_to_int64") {
-        counts_to_offsets("int32_to_int64");
-        continue;
-      }
-    }
     if (type == "float") run.template operator()<float>("float");
     else if (type == "double") run.template operator()<double>("double");
     else if (type == "int32") run.template operator()<std::int32_t>("int32");
@@ -135,13 +130,6 @@ bool for_each_type(const std::vector<std::string>& types, const char* tool, Run 
     }
   }
   return true;
-}
-
-/// Calls run.template operator()<T>(name) for each type named in `types`, in order; false (after
-/// a message) at an unknown name.
-template <class Run>
-bool for_each_type(const std::vector<std::string>& types, const char* tool, Run run) {
-  return for_each_type(types, tool, run, nullptr);
 }
 
 }  // namespace kprim_tuning

@@ -1047,8 +1047,9 @@ SegmentLayout segment_layout(const std::string& mix, std::int64_t n) {
 
 /// The segmented sums of floats accumulated in double, as an application wanting a wider
 /// accumulator calls it: kprim with the built-in Sum into double sums (kprim_double) and with a
-/// lambda on doubles (the reduce from init 0, folded in order), Kokkos' team per segment with a double sum, CUB's DeviceSegmentedReduce::Reduce with
-/// plus<double>. Stored back as float into `sums` for the check (the sums are small integers).
+/// lambda on doubles (the reduce from init 0, folded in order), Kokkos' team per segment with a
+/// double sum, CUB's DeviceSegmentedReduce::Reduce with plus<double>. Stored back as float into
+/// `sums` for the check (the sums are small integers).
 double segmented_reduce_in_double(benchmark::State& state, const std::string& impl,
                                   const Kokkos::View<float*, MemorySpace>& x,
                                   const Kokkos::View<std::int64_t*, MemorySpace>& offsets, std::int64_t segments,
