@@ -62,6 +62,8 @@ inline std::vector<Layout> layouts() {
   thousands.insert(thousands.end(), {0, 0});
   list.push_back({"about a thousand, empty ones among them", total, offsets_of(thousands)});
   list.push_back({"straddling tiles", 3 * 70'001 + 5, offsets_of({5, 70'001, 0, 70'001, 70'001})});
+  // Starts on the CUDA kernel's tile edges (2048, 4096 and 8192 elements), empty segments there too.
+  list.push_back({"starts on tile edges", 34'816, offsets_of({2048, 2048, 0, 4096, 0, 0, 8192, 8192, 1, 8191, 2047, 1})});
   list.push_back({"empty first and last", 100, offsets_of({0, 0, 50, 0, 50, 0, 0})});
   // Only part of the input in segments: elements before offsets(0) and from offsets(S) on are left.
   list.push_back({"partial coverage", 5000, offsets_of({10, 0, 2000, 7, 1}, 333)});
