@@ -1,6 +1,7 @@
 // Experiment (issue #25, GPU): where a large scan call's time goes outside its kernels. For a
 // float inclusive scan of 2^26 elements (kprim), and Kokkos::deep_copy of the same bytes (the
-// copy kprim-bench divides by), each timed 20 times four ways: host wall time from the call to
+// copy kprim-bench divides by), and the pieces of a scan call outside its kernel (a memset of the
+// tile states, an empty kernel's launch), each timed 20 times four ways: host wall time from the call to
 // the fence after it (as kprim-bench), CUDA events on the stream around the call, the host time
 // the call takes to return (enqueue), and the fence alone. Medians in us. Not built by CMake; from
 // an nvcc build directory of kprim (KPRIM_ENABLE_CUDA_WARP=ON, patched Kokkos 4.6.99):
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <vector>
 using clk = std::chrono::steady_clock;
+__global__ void empty_kernel() {}
 static double us(clk::time_point a, clk::time_point b) { return std::chrono::duration<double, std::micro>(b - a).count(); }
 static double median(std::vector<double> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
 template <class Call>
@@ -48,7 +50,10 @@ int main(int argc, char** argv) {
     Kokkos::View<float*, Kokkos::CudaSpace> x("x", n), y("y", n);
     Kokkos::deep_copy(x, 1.0f);
     std::printf("n = %ld\n", n);
+    const std::size_t state_bytes = 16 + std::size_t(n / 4096) * 8;  // the lagged float scan's tile states
     for (int round = 0; round < 2; ++round) {
+      time_call("  cudaMemsetAsync(states)", [&] { cudaMemsetAsync(y.data(), 0, state_bytes, Kokkos::Cuda().cuda_stream()); });
+      time_call("  empty kernel", [&] { empty_kernel<<<1, 32, 0, Kokkos::Cuda().cuda_stream()>>>(); });
       time_call("  Kokkos::deep_copy", [&] { Kokkos::deep_copy(Kokkos::Cuda(), y, x); });
       time_call("  kprim::inclusive_scan", [&] { kprim::inclusive_scan(Kokkos::Cuda(), x, y); });
       time_call("  kprim::reduce", [&] { volatile float r = kprim::reduce(Kokkos::Cuda(), x); (void)r; });
