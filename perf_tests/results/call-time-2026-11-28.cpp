@@ -1,9 +1,9 @@
-// Experiment (issue #25, GPU): where a large scan call's time goes outside its kernels. For a
-// float inclusive scan of 2^26 elements (kprim), and Kokkos::deep_copy of the same bytes (the
-// copy kprim-bench divides by), and the pieces of a scan call outside its kernel (a memset of the
-// tile states, an empty kernel's launch), each timed 20 times four ways: host wall time from the call to
-// the fence after it (as kprim-bench), CUDA events on the stream around the call, the host time
-// the call takes to return (enqueue), and the fence alone. Medians in us. Not built by CMake; from
+// Experiment (issue #25, GPU): where a large scan call's time goes outside its kernels. At 2^20,
+// 2^24, 2^26 and 2^28 floats: kprim's inclusive scan and reduce, Kokkos::deep_copy of the same
+// bytes (the copy kprim-bench divides by), and the pieces of a scan call outside its kernel (a
+// memset of the tile states, an empty kernel's launch), each timed 20 times four ways: host wall
+// time from the call to the fence after it (as kprim-bench), CUDA events on the stream around the
+// call, the host time the call takes to return (enqueue), and the fence alone. Medians in us. Not built by CMake; from
 // an nvcc build directory of kprim (KPRIM_ENABLE_CUDA_WARP=ON, patched Kokkos 4.6.99):
 //   nvcc_wrapper -O3 -DNDEBUG -std=c++20 -extended-lambda -arch=sm_90 -I$PWD/include \
 //     -I$PWD/build/include -isystem <kokkos>/include -c $PWD/perf_tests/results/call-time-2026-11-28.cpp \
