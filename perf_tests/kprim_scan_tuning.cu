@@ -144,12 +144,16 @@ void run_type(const char* type, const std::vector<std::int64_t>& sizes, int reps
           auto one = [&](auto policy) {
             using Policy = decltype(policy);
             if (index++ >= max_candidates) return;
-            const std::size_t temp_bytes = kprim::impl::cuda::scan_temp_bytes_for<T, Policy>(n);
+            // Zeroed once; each launch's flags carry a new epoch, as the library's calls do.
+            const std::size_t temp_bytes = kprim::impl::cuda::scan_tile_state_for<T, Policy>(n).bytes;
             void* temp = nullptr;
             check(cudaMalloc(&temp, std::max<std::size_t>(temp_bytes, 16)), "cudaMalloc temp");
+            check(cudaMemset(temp, 0, std::max<std::size_t>(temp_bytes, 16)), "cudaMemset temp");
+            unsigned epoch = 0;
             const double us = median_us(reps, start, stop, [&] {
+              const kprim::impl::TileState tiles{static_cast<unsigned char*>(temp), ++epoch};
               check(kprim::impl::cuda::launch_scan<T, kprim::Sum, Policy>(nullptr, Input<In>{in, 1}, Output<T>{out, 1}, n,
-                                                                          false, T(0), kprim::Sum{}, total, temp, sm_count),
+                                                                          false, T(0), kprim::Sum{}, total, tiles, sm_count),
                     "launch_scan");
             });
             check(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost), "copy back");

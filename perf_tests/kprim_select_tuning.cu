@@ -112,12 +112,16 @@ void run_type(const char* type, const std::vector<std::int64_t>& sizes, int reps
           auto one = [&](auto policy) {
             using Policy = decltype(policy);
             if (index++ >= max_candidates) return;
+            // Zeroed once; each launch's flags carry a new epoch, as the library's calls do.
+            const std::size_t temp_bytes = std::max<std::size_t>(16, kprim::impl::cuda::select_tile_state_for<Policy>(n).bytes);
             void* temp = nullptr;
-            check(cudaMalloc(&temp, std::max<std::size_t>(16, kprim::impl::cuda::select_temp_bytes_for<Policy>(n))),
-                  "cudaMalloc temp");
+            check(cudaMalloc(&temp, temp_bytes), "cudaMalloc temp");
+            check(cudaMemset(temp, 0, temp_bytes), "cudaMemset temp");
             check(cudaMemset(out, 0, n * sizeof(T)), "cudaMemset");
+            unsigned epoch = 0;
             const double us = median_us(reps, start, stop, [&] {
-              check(kprim::impl::cuda::launch_select<Policy>(nullptr, RawSelect<T>{in, out, n}, n, count, temp),
+              const kprim::impl::TileState tiles{static_cast<unsigned char*>(temp), ++epoch};
+              check(kprim::impl::cuda::launch_select<Policy>(nullptr, RawSelect<T>{in, out, n}, n, count, tiles),
                     "launch_select");
             });
             check(cudaMemcpy(&got_count, count, sizeof got_count, cudaMemcpyDeviceToHost), "copy back");

@@ -7,7 +7,7 @@ namespace kprim::impl::cuda {
 
 #define KPRIM_INSTANTIATE_SCAN(In, T, Op) \
   template void scan<In, T, Op>(const char*, const Kokkos::Cuda&, Input<In>, Output<T>, std::int64_t, bool, T, Op, T*, \
-                                void*);
+                                TileState);
 KPRIM_CUDA_FOR_EACH_PRECOMPILED(KPRIM_INSTANTIATE_SCAN)
 
 }  // namespace kprim::impl::cuda

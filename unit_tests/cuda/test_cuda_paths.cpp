@@ -14,6 +14,7 @@
 #include <catch2/catch_template_test_macros.hpp>
 
 #include <algorithm>
+#include <iterator>
 #include <numeric>
 #include <random>
 
@@ -288,33 +289,113 @@ TEST_CASE("CUDA paths: long segmented scans (the lagged kernel)", "[cuda]") {
     REQUIRE(first_mismatch(to_host(in), fixed) < 0);
   }
 }
-TEST_CASE("CUDA paths: a lagged scan of few tiles writes nothing past its temporaries", "[cuda]") {
-  // Lagged blocks take two tickets at once: with fewer tiles than that, late blocks find none left
-  // and must not touch tile words past the last tile (the guard bytes after the temporaries).
+namespace {
+/// One kernel launch of `Policy` on a tile state that earlier launches used (epochs 1, 2, ...,
+/// never zeroed between them), checked against the host: the output, the bytes after the tile
+/// state (guards) and the ticket slot, which the kernel must leave zero.
+template <class Policy>
+void check_reused_tile_state(const char* shape) {
   namespace cuda = kprim::impl::cuda;
-  using policy = cuda::lagged_scan_policy<float>;
   const Kokkos::Cuda space;
   int device = 0, sm_count = 0;
   REQUIRE(cudaGetDevice(&device) == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
-  for (const std::int64_t n : {std::int64_t(1000), 5 * policy::tile_size + 7, 40 * policy::tile_size}) {
-    const std::vector<float> host = exact_input<float, kprim::Sum>(n, 11000 + n);
+  const std::int64_t largest = 40 * Policy::tile_size;
+  const std::size_t state_bytes = cuda::scan_tile_state_for<float, Policy>(largest).bytes;
+  constexpr std::size_t guard_bytes = 4096;
+  Kokkos::View<unsigned char*, Kokkos::CudaSpace> temp("temp", state_bytes + guard_bytes);
+  Kokkos::deep_copy(Kokkos::subview(temp, std::pair<std::size_t, std::size_t>(state_bytes, state_bytes + guard_bytes)),
+                    0xAB);
+  unsigned epoch = 0;
+  // Few tiles (late lagged blocks find none left), then more tiles over words of older epochs, then fewer again.
+  for (const std::int64_t n : {std::int64_t(1000), 5 * Policy::tile_size + 7, largest, 3 * Policy::tile_size,
+                               largest - 1, 2 * Policy::tile_size}) {
+    const std::vector<float> host = exact_input<float, kprim::Sum>(n, 11000 + n + epoch);
     const auto in = to_space(space, host, "in");
     Kokkos::View<float*, Kokkos::CudaSpace> out("out", n);
-    const std::size_t temp_bytes = cuda::scan_temp_bytes_for<float, policy>(n);
-    constexpr std::size_t guard_bytes = 4096;
-    Kokkos::View<unsigned char*, Kokkos::CudaSpace> temp("temp", temp_bytes + guard_bytes);
-    Kokkos::deep_copy(temp, 0xAB);
-    REQUIRE(cuda::launch_scan<float, kprim::Sum, policy>(space.cuda_stream(), cuda::Input<float>{in.data(), 1},
+    const kprim::impl::TileState tiles{temp.data(), ++epoch};
+    REQUIRE(cuda::launch_scan<float, kprim::Sum, Policy>(space.cuda_stream(), cuda::Input<float>{in.data(), 1},
                                                          cuda::Output<float>{out.data(), 1}, n, false, 0.0f, kprim::Sum{},
-                                                         nullptr, temp.data(), sm_count) == cudaSuccess);
+                                                         nullptr, tiles, sm_count) == cudaSuccess);
     space.fence();
     std::vector<float> expected(n);
     std::inclusive_scan(host.begin(), host.end(), expected.begin());
-    INFO("n = " << n << ", " << cuda::scan_tiles<policy>(n) << " tiles");
+    INFO(shape << ", n = " << n << ", " << cuda::scan_tiles<Policy>(n) << " tiles, epoch " << epoch);
     REQUIRE(first_mismatch(to_host(out), expected) < 0);
     const std::vector<unsigned char> bytes = to_host(temp);
-    CHECK(std::count(bytes.begin() + std::ptrdiff_t(temp_bytes), bytes.end(), 0xAB) == std::ptrdiff_t(guard_bytes));
+    CHECK(std::count(bytes.begin() + std::ptrdiff_t(state_bytes), bytes.end(), 0xAB) == std::ptrdiff_t(guard_bytes));
+    CHECK(std::count(bytes.begin(), bytes.begin() + 16, 0) == 16);
   }
+}
+
+/// A float scan of n elements through the public call, checked against the host.
+void check_float_scan(const Kokkos::Cuda& space, std::int64_t n, std::uint64_t seed) {
+  const std::vector<float> host = exact_input<float, kprim::Sum>(n, seed);
+  const auto in = to_space(space, host, "in");
+  Kokkos::View<float*, Kokkos::CudaSpace> out("out", n);
+  kprim::inclusive_scan(space, in, out);
+  std::vector<float> expected(n);
+  std::inclusive_scan(host.begin(), host.end(), expected.begin());
+  INFO("float inclusive scan, n = " << n);
+  REQUIRE(first_mismatch(to_host(out), expected) < 0);
+}
+
+/// Int32 counts into int64 offsets (16-byte tile words), checked against the host.
+void check_offsets_scan(const Kokkos::Cuda& space, std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::int32_t> counts(n);
+  for (auto& c : counts) c = std::int32_t(rng() % 50);
+  const auto in = to_space(space, counts, "counts");
+  Kokkos::View<std::int64_t*, Kokkos::CudaSpace> out("offsets", n);
+  kprim::exclusive_scan(space, in, out, std::int64_t(0));
+  std::vector<std::int64_t> expected(n);
+  std::exclusive_scan(counts.begin(), counts.end(), expected.begin(), std::int64_t(0));
+  INFO("int32 -> int64 exclusive scan, n = " << n);
+  REQUIRE(first_mismatch(to_host(out), expected) < 0);
+}
+
+/// copy_if of the positive elements (int64 tile words), checked against the host.
+void check_copy_if(const Kokkos::Cuda& space, std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> host(n);
+  for (auto& x : host) x = double(std::int64_t(rng() % 9) - 4);
+  const auto in = to_space(space, host, "in");
+  Kokkos::View<double*, Kokkos::CudaSpace> out("out", n);
+  const std::int64_t count = kprim::copy_if(space, in, out, KOKKOS_LAMBDA(double v) { return v > 0.0; });
+  std::vector<double> expected;
+  std::copy_if(host.begin(), host.end(), std::back_inserter(expected), [](double v) { return v > 0.0; });
+  INFO("copy_if, n = " << n);
+  REQUIRE(count == std::int64_t(expected.size()));
+  std::vector<double> got = to_host(out);
+  got.resize(expected.size());
+  REQUIRE(first_mismatch(got, expected) < 0);
+}
+}  // namespace
+
+TEST_CASE("CUDA paths: scan kernels reuse their tile state, and write nothing past it", "[cuda]") {
+  // Lagged blocks take two tickets at once: with fewer tiles than that, late blocks find none left
+  // and must not touch tile words past the last tile (the guard bytes after the tile state).
+  check_reused_tile_state<kprim::impl::cuda::lagged_scan_policy<float>>("lagged");
+  check_reused_tile_state<kprim::impl::cuda::default_scan_policy<float>>("one tile a block");
+}
+
+TEST_CASE("CUDA paths: calls of other types and sizes between scans (tile words of other layouts)", "[cuda]") {
+  // An instance's tile state is zeroed only when the word layout changes: 8-byte words (float),
+  // 16-byte words (int64 offsets, copy_if's counts, double), in both orders, over more and fewer
+  // tiles than the call before, the long sizes on the lagged kernel.
+  const Kokkos::Cuda space;
+  const std::int64_t longest = std::min<std::int64_t>(max_test_size(), 8'000'003);
+  const std::int64_t shorter = std::min<std::int64_t>(max_test_size(), (1 << 20) + 7);
+  std::uint64_t seed = 500;
+  check_float_scan(space, shorter, ++seed);
+  check_float_scan(space, longest, ++seed);
+  check_offsets_scan(space, shorter, ++seed);
+  check_float_scan(space, shorter, ++seed);
+  check_float_scan(space, longest, ++seed);
+  check_copy_if(space, longest, ++seed);
+  check_offsets_scan(space, longest, ++seed);
+  check_copy_if(space, shorter, ++seed);
+  check_float_scan(space, longest, ++seed);
+  check_float_scan(space, longest, ++seed);
 }
 #endif

@@ -13,6 +13,8 @@
 
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
 
+#include <kprim/impl/device/temporary_storage.hpp>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -65,16 +67,17 @@ template <class In, class T>
 void dot(const char* function, const Kokkos::Cuda& space, Input<In> x, Input<In> y, std::int64_t n, T* result,
          void* temp, void* state);
 
-/// Temporary bytes scan() needs for n elements accumulated in T.
+/// The tile state (TemporaryStorage's) scan() needs for n elements accumulated in T.
 template <class T>
-std::size_t scan_temp_bytes(std::int64_t n);
+TileStateNeed scan_tile_state(std::int64_t n);
 
 /// Single-pass scan in -> out (may alias exactly when In is T), in converted to T as it is
 /// loaded: exclusive (seeded with `seed`) or inclusive (seed must be op's identity); *total
-/// (device memory, optional) gets op(seed, all of in).
+/// (device memory, optional) gets op(seed, all of in). `tile_state`: what an instance's
+/// TemporaryStorage leases for scan_tile_state<T>(n).
 template <class In, class T, class Op>
 void scan(const char* function, const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n, bool exclusive,
-          T seed, Op op, T* total, void* temp);
+          T seed, Op op, T* total, TileState tile_state);
 
 /// Temporary bytes transform_reduce() needs for n elements accumulated in T.
 template <class T>
@@ -88,13 +91,15 @@ void transform_reduce(const char* function, const Kokkos::Cuda& space, const Sou
                       T* result, void* temp, void* state);
 
 /// The single-pass scan from any source (source(i) converts to T: an Input or a functor) into
-/// any sink (sink.put(i, value): an Output, or a callback); temp as for scan().
+/// any sink (sink.put(i, value): an Output, or a callback); tile_state as for scan().
 template <class T, class Op, class Source, class Sink>
 void scan_indexed(const char* function, const Kokkos::Cuda& space, const Source& source, const Sink& sink, std::int64_t n,
-                  bool exclusive, T seed, Op op, T* total, void* temp);
+                  bool exclusive, T seed, Op op, T* total, TileState tile_state);
 
-/// Temporary bytes the Determinism::bitwise scan needs for n elements of `value_size` bytes.
+/// Bytes of the Determinism::bitwise tree nodes for n elements of `value_size` bytes.
 std::size_t bitwise_temp_bytes(std::int64_t n, std::size_t value_size);
+/// The tile state (TemporaryStorage's) the Determinism::bitwise scan needs: its tree nodes.
+TileStateNeed bitwise_scan_tile_state(std::int64_t n, std::size_t value_size);
 
 /// Zeroed state the Determinism::bitwise reduce and dot need for n elements (block counter and
 /// tree nodes, left zeroed by the kernel), kept per instance by TemporaryStorage.
@@ -112,7 +117,7 @@ void bitwise_dot(const char* function, const Kokkos::Cuda& space, Input<T> x, In
                  void* state);
 template <class T, class Op>
 void bitwise_scan(const char* function, const Kokkos::Cuda& space, Input<T> in, Output<T> out, std::int64_t n,
-                  bool exclusive, T seed, Op op, T* total, void* temp);
+                  bool exclusive, T seed, Op op, T* total, TileState tile_state);
 
 // ---- compiled into the library (src/cuda/) ---------------------------------------------------
 
@@ -163,7 +168,7 @@ class ToolsKernel {
   extern template void reduce<In, T, Op>(const char*, const Kokkos::Cuda&, Input<In>, std::int64_t, Op, T*, void*, \
                                          void*);                                                                \
   extern template void scan<In, T, Op>(const char*, const Kokkos::Cuda&, Input<In>, Output<T>, std::int64_t, bool, T, \
-                                       Op, T*, void*);
+                                       Op, T*, TileState);
 #define KPRIM_CUDA_DECLARE_PRECOMPILED_DOT(In, T) \
   extern template void dot<In, T>(const char*, const Kokkos::Cuda&, Input<In>, Input<In>, std::int64_t, T*, void*, \
                                   void*);

@@ -62,11 +62,11 @@ __host__ __device__ inline std::int64_t node_slots(std::int64_t tiles) {
 }
 
 template <class T>
-__device__ T wait_node(const TileWord<T>* word) {
+__device__ T wait_node(const TileWord<T>* word, unsigned epoch) {
   T value;
   unsigned flag;
-  TileWord<T>::read(word, value, flag);
-  while (flag == tile_empty) TileWord<T>::read(word, value, flag);
+  TileWord<T>::read(word, value, flag, epoch);
+  while (flag == tile_empty) TileWord<T>::read(word, value, flag, epoch);
   return value;
 }
 
@@ -143,7 +143,7 @@ template <class T, class Op, bool Vectorized, bool Scan, bool Dot,
           int MinBlocksPerSM = BitwiseShape<T, Scan>::min_blocks_per_sm>
 __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
     bitwise_kernel(Input<T> x, Input<T> y, Output<T> out, std::int64_t n, std::int64_t blocks, bool exclusive, T seed,
-                   Op op, T* total, TileWord<T>* nodes, unsigned* block_counter) {
+                   Op op, T* total, TileWord<T>* nodes, unsigned* block_counter, unsigned epoch) {
   constexpr int items = bitwise_leaf_size;
   constexpr int tiles_per_block = TilesPerBlock;
   constexpr std::int64_t block_elements = bitwise_tile_size * tiles_per_block;
@@ -297,18 +297,18 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
     const bool chained = leaves > 0 && blocks > 1;
     // A reduce publishes only nodes that have a reader (left children with a right sibling), and
     // the reader empties the word again: the nodes stay zeroed for the next launch, no memset.
-    // A scan's nodes have many readers and are zeroed before each launch.
+    // A scan's nodes have many readers: its flags carry the call's epoch instead (epoch 0 for a reduce).
     const auto has_reader = [&](int level, std::int64_t index) {
       return Scan || ((index & 1) == 0 && index + 1 < ((blocks + (std::int64_t(1) << level) - 1) >> level));
     };
     if (chained && lane == 0 && has_reader(0, block))
-      TileWord<T>::publish(nodes + node_slot(blocks, 0, block), root, tile_aggregate);
+      TileWord<T>::publish(nodes + node_slot(blocks, 0, block), root, tile_aggregate, epoch);
     const std::int64_t chain_bits = block == blocks - 1 ? block : (block & ~(block + 1));
     T wanted{};
     if ((chain_bits >> lane) & 1) {
       TileWord<T>* const word = nodes + node_slot(blocks, lane, (block >> lane) - 1);
-      wanted = wait_node(word);
-      if (!Scan) TileWord<T>::publish(word, T{}, tile_empty);
+      wanted = wait_node(word, epoch);
+      if (!Scan) TileWord<T>::publish(word, T{}, tile_empty, epoch);
     }
     bool at_root = blocks == 1;
     if (chained) {
@@ -323,7 +323,7 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
         else if (index + 1 < level_count) break;  // a left child with a right sibling: its chain goes on
         index >>= 1;
         if (lane == 0 && has_reader(level + 1, index))
-          TileWord<T>::publish(nodes + node_slot(blocks, level + 1, index), root, tile_aggregate);
+          TileWord<T>::publish(nodes + node_slot(blocks, level + 1, index), root, tile_aggregate, epoch);
       }
     }
     if (!Scan && lane == 0 && at_root) *total = leaves > 0 ? root : identity_of<T>(op);
@@ -332,7 +332,7 @@ __global__ void __launch_bounds__(bitwise_block_size, MinBlocksPerSM)
       // largest first, folded in order through shuffles.
       bool has = exclusive;
       T prefix = seed;
-      if (((block & ~chain_bits) >> lane) & 1) wanted = wait_node(nodes + node_slot(blocks, lane, (block >> lane) - 1));
+      if (((block & ~chain_bits) >> lane) & 1) wanted = wait_node(nodes + node_slot(blocks, lane, (block >> lane) - 1), epoch);
       if (block > 0) {
         const int top = 63 - __clzll(static_cast<long long>(block));
         for (int b = top; b >= 0; --b) {

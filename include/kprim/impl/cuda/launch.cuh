@@ -110,12 +110,15 @@ void transform_reduce(const char* function, const Kokkos::Cuda& space, const Sou
 }
 
 template <class T>
-std::size_t scan_temp_bytes(std::int64_t n) {
+TileStateNeed scan_tile_state(std::int64_t n) {
   // Room for either kernel (the lagged one's smaller tiles need more tile words).
-  if constexpr (lagged_scan_avail_v<T>)
-    return std::max(scan_temp_bytes_for<T, default_scan_policy<T>>(n), scan_temp_bytes_for<T, lagged_scan_policy<T>>(n));
-  else
-    return scan_temp_bytes_for<T, default_scan_policy<T>>(n);
+  const TileStateNeed need = scan_tile_state_for<T, default_scan_policy<T>>(n);
+  if constexpr (lagged_scan_avail_v<T>) {
+    const TileStateNeed lagged = scan_tile_state_for<T, lagged_scan_policy<T>>(n);
+    return lagged.bytes > need.bytes ? lagged : need;
+  } else {
+    return need;
+  }
 }
 
 namespace detail {
@@ -123,7 +126,7 @@ namespace detail {
 /// vectors, the default one otherwise.
 template <class T, class Op, class Source, class Sink>
 void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Source& source, const Sink& sink,
-                     std::int64_t n, bool exclusive, T seed, Op op, T* total, void* temp) {
+                     std::int64_t n, bool exclusive, T seed, Op op, T* total, TileState tile_state) {
   const int sm_count = cached_sm_count(function, space);
   if constexpr (lagged_scan_avail_v<T> && is_input_v<Source> && std::is_same_v<Sink, Output<T>>) {
     using lagged = lagged_scan_policy<T>;
@@ -132,7 +135,7 @@ void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Sour
       const ToolsKernel announce("kprim::cuda::lagged_scan_kernel", space);
       check_launch(function,
                    int(launch_scan_as<T, Op, lagged, true, true>(space.cuda_stream(), source, sink, n, exclusive, seed,
-                                                                 op, total, temp, sm_count)),
+                                                                 op, total, tile_state, sm_count)),
                    "scan kernel launch");
       return;
     }
@@ -141,21 +144,21 @@ void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Sour
   const ToolsKernel announce("kprim::cuda::scan_kernel", space);
   check_launch(function,
                int(launch_scan<T, Op, default_scan_policy<T>>(space.cuda_stream(), source, sink, n, exclusive, seed, op,
-                                                              total, temp, sm_count)),
+                                                              total, tile_state, sm_count)),
                "scan kernel launch");
 }
 }  // namespace detail
 
 template <class In, class T, class Op>
 void scan(const char* function, const Kokkos::Cuda& space, Input<In> in, Output<T> out, std::int64_t n, bool exclusive,
-          T seed, Op op, T* total, void* temp) {
-  detail::launch_any_scan(function, space, in, out, n, exclusive, seed, op, total, temp);
+          T seed, Op op, T* total, TileState tile_state) {
+  detail::launch_any_scan(function, space, in, out, n, exclusive, seed, op, total, tile_state);
 }
 
 template <class T, class Op, class Source, class Sink>
 void scan_indexed(const char* function, const Kokkos::Cuda& space, const Source& source, const Sink& sink, std::int64_t n,
-                  bool exclusive, T seed, Op op, T* total, void* temp) {
-  detail::launch_any_scan(function, space, source, sink, n, exclusive, seed, op, total, temp);
+                  bool exclusive, T seed, Op op, T* total, TileState tile_state) {
+  detail::launch_any_scan(function, space, source, sink, n, exclusive, seed, op, total, tile_state);
 }
 
 /// The select_kernel tuning for a selection (by the size of what it loads per element).
@@ -163,18 +166,18 @@ template <class Selection>
 using select_policy_for = default_select_policy<decltype(std::declval<const Selection&>().load(std::int64_t(0)))>;
 
 template <class Selection>
-std::size_t select_temp_bytes(std::int64_t n) {
-  return select_temp_bytes_for<select_policy_for<Selection>>(n);
+TileStateNeed select_tile_state(std::int64_t n) {
+  return select_tile_state_for<select_policy_for<Selection>>(n);
 }
 
 /// Compacts [0, n) (n > 0) by `selection` (select_kernel); the count goes to *count.
 template <class Selection>
 void select(const char* function, const Kokkos::Cuda& space, const Selection& selection, std::int64_t n,
-            std::int64_t* count, void* temp) {
+            std::int64_t* count, TileState tile_state) {
   using policy = select_policy_for<Selection>;
   detail::check_tiles(function, select_tiles<policy>(n), n, "compaction");
   const ToolsKernel announce("kprim::cuda::select_kernel", space);
-  check_launch(function, int(launch_select<policy>(space.cuda_stream(), selection, n, count, temp)),
+  check_launch(function, int(launch_select<policy>(space.cuda_stream(), selection, n, count, tile_state)),
                "select kernel launch");
 }
 

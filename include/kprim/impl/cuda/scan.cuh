@@ -22,10 +22,13 @@
 // while it waits (that wait was half a block's life and held the copy to 0.85).
 //
 // A tile's flag and value share one word (TileWord), so publishing and reading are single
-// accesses at GPU scope that bypass the non-coherent L1.
+// accesses at GPU scope that bypass the non-coherent L1. The words are not zeroed between calls:
+// each call's flags carry its epoch (TileState, impl/device/temporary_storage.hpp), and a word of
+// an earlier call reads as empty; the kernels leave their ticket slot zero for the next launch.
 
 #include <kprim/impl/cuda/block.cuh>
 #include <kprim/impl/cuda/load.cuh>
+#include <kprim/impl/device/temporary_storage.hpp>
 #include <kprim/ops.hpp>
 
 #include <algorithm>
@@ -92,6 +95,14 @@ constexpr bool takes_lagged_scan(std::int64_t n, int sm_count) {
 
 enum TileFlag : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2 };
 
+/// A tile word's 32-bit flag: the status (TileFlag) in the low two bits, the call's epoch above.
+/// Epoch 0 is for words zeroed before every launch (the bitwise scan's nodes).
+__device__ __forceinline__ unsigned tile_flag(unsigned status, unsigned epoch) { return status | (epoch << 2); }
+/// The status a flag means to a call of `epoch`: a flag of another epoch is an earlier call's, so empty.
+__device__ __forceinline__ unsigned tile_status(unsigned flag, unsigned epoch) {
+  return (flag >> 2) == epoch ? (flag & 3u) : unsigned(tile_empty);
+}
+
 /// How a tile's status and value are published: one 8-byte word (values of up to 4 bytes), one
 /// 16-byte pair (up to 12 bytes), or value then flag with fences between (more).
 enum class TileWordKind { narrow, wide, split };
@@ -117,17 +128,18 @@ struct TileWord;
 
 template <class T>
 struct alignas(8) TileWord<T, TileWordKind::narrow> {
+  static constexpr std::uint32_t flag_offset = 4;
   unsigned long long bits;
-  __device__ static void publish(TileWord* word, T value, unsigned flag) {
+  __device__ static void publish(TileWord* word, T value, unsigned status, unsigned epoch = 0) {
     unsigned value_bits = 0;
     __builtin_memcpy(&value_bits, &value, sizeof(T));
-    const unsigned long long bits = (static_cast<unsigned long long>(flag) << 32) | value_bits;
+    const unsigned long long bits = (static_cast<unsigned long long>(tile_flag(status, epoch)) << 32) | value_bits;
     asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(word), "l"(bits) : "memory");
   }
-  __device__ static void read(const TileWord* word, T& value, unsigned& flag) {
+  __device__ static void read(const TileWord* word, T& value, unsigned& status, unsigned epoch = 0) {
     unsigned long long bits;
     asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(bits) : "l"(word) : "memory");
-    flag = unsigned(bits >> 32);
+    status = tile_status(unsigned(bits >> 32), epoch);
     const unsigned value_bits = unsigned(bits);
     __builtin_memcpy(&value, &value_bits, sizeof(T));
   }
@@ -137,8 +149,9 @@ template <class T>
 struct alignas(16) TileWord<T, TileWordKind::wide> {
   // Payload bytes 0-7 in the first half; bytes 8-11 (if any) above the flag in the second.
   static constexpr std::size_t payload = tile_word_payload_v<T>;
+  static constexpr std::uint32_t flag_offset = 8;
   unsigned long long bits, flag;
-  __device__ static void publish(TileWord* word, T value, unsigned flag) {
+  __device__ static void publish(TileWord* word, T value, unsigned status, unsigned epoch = 0) {
     unsigned char bytes[16] = {};
     __builtin_memcpy(bytes, &value, payload);
     unsigned long long value_bits;
@@ -146,13 +159,13 @@ struct alignas(16) TileWord<T, TileWordKind::wide> {
     __builtin_memcpy(&value_bits, bytes, 8);
     __builtin_memcpy(&tail, bytes + 8, 4);
     asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(word), "l"(value_bits),
-                 "l"((static_cast<unsigned long long>(tail) << 32) | flag)
+                 "l"((static_cast<unsigned long long>(tail) << 32) | tile_flag(status, epoch))
                  : "memory");
   }
-  __device__ static void read(const TileWord* word, T& value, unsigned& flag) {
+  __device__ static void read(const TileWord* word, T& value, unsigned& status, unsigned epoch = 0) {
     unsigned long long value_bits, flag_bits;
     asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(value_bits), "=l"(flag_bits) : "l"(word) : "memory");
-    flag = unsigned(flag_bits);
+    status = tile_status(unsigned(flag_bits), epoch);
     unsigned char bytes[16];
     const unsigned tail = unsigned(flag_bits >> 32);
     __builtin_memcpy(bytes, &value_bits, 8);
@@ -166,27 +179,63 @@ struct alignas(16) TileWord<T, TileWordKind::split> {
   // A tile publishes twice (aggregate, then inclusive prefix): each value has its own slot, written
   // once before its flag, so a reader that saw a flag reads the value that flag announced.
   static constexpr int words = (sizeof(T) + 3) / 4;
+  static constexpr std::uint32_t flag_offset = 2 * 4 * words;
   unsigned aggregate_words[words];
   unsigned inclusive_words[words];
   unsigned flag;
-  __device__ static void publish(TileWord* word, T value, unsigned flag) {
+  __device__ static void publish(TileWord* word, T value, unsigned status, unsigned epoch = 0) {
     unsigned bits[words] = {};
     __builtin_memcpy(bits, &value, sizeof(T));
-    unsigned* const slot = flag == tile_inclusive ? word->inclusive_words : word->aggregate_words;
+    unsigned* const slot = status == tile_inclusive ? word->inclusive_words : word->aggregate_words;
 #pragma unroll
     for (int w = 0; w < words; ++w) __stcg(slot + w, bits[w]);
     __threadfence();  // the value is visible device-wide before its flag
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(&word->flag), "r"(flag) : "memory");
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(&word->flag), "r"(tile_flag(status, epoch)) : "memory");
   }
-  __device__ static void read(const TileWord* word, T& value, unsigned& flag) {
+  __device__ static void read(const TileWord* word, T& value, unsigned& status, unsigned epoch = 0) {
+    unsigned flag;
     asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(flag) : "l"(&word->flag) : "memory");
-    if (flag == tile_empty) return;
+    status = tile_status(flag, epoch);
+    if (status == tile_empty) return;
     __threadfence();  // the flag was read before the value
-    const unsigned* const slot = flag == tile_inclusive ? word->inclusive_words : word->aggregate_words;
+    const unsigned* const slot = status == tile_inclusive ? word->inclusive_words : word->aggregate_words;
     unsigned bits[words];
 #pragma unroll
     for (int w = 0; w < words; ++w) bits[w] = __ldcg(slot + w);
     __builtin_memcpy(&value, bits, sizeof(T));
+  }
+};
+
+/// What a TileState holds for a kernel over `tiles` tiles of T: the ticket slot, then one TileWord
+/// per tile (the key of their layout tells a buffer's words of other types apart).
+template <class T>
+constexpr TileStateNeed tile_state_need(std::int64_t tiles) {
+  if (tiles <= 1) return {};
+  return {16 + std::size_t(tiles) * sizeof(TileWord<T>),
+          (std::uint32_t(sizeof(TileWord<T>)) << 16) | TileWord<T>::flag_offset};
+}
+
+/// A kernel's view of its TileState: the ticket slot (tickets[0]: the next tile; tickets[1]: blocks
+/// done, for persistent grids; both left zero), the tile words and the call's epoch. A single tile
+/// has none (nullptr).
+template <class T>
+struct TileStates {
+  unsigned* tickets = nullptr;
+  TileWord<T>* words = nullptr;
+  unsigned epoch = 0;
+
+  TileStates() = default;
+  TileStates(TileState state, std::int64_t tiles) {
+    if (tiles <= 1) return;
+    tickets = reinterpret_cast<unsigned*>(state.data);
+    words = reinterpret_cast<TileWord<T>*>(state.data + 16);
+    epoch = state.epoch;
+  }
+  __device__ void publish(std::int64_t tile, const T& value, unsigned status) const {
+    TileWord<T>::publish(words + tile, value, status, epoch);
+  }
+  __device__ void read(std::int64_t tile, T& value, unsigned& status) const {
+    TileWord<T>::read(words + tile, value, status, epoch);
   }
 };
 
@@ -195,16 +244,16 @@ __host__ __device__ constexpr int exchange_padded(int index) { return index + in
 
 /// Called by all 32 lanes of warp 0 of tile `tile` (> 0): op over every earlier tile, in order.
 template <class T, class Op>
-__device__ T look_back(const TileWord<T>* words, std::int64_t tile, const Op& op, const T& identity) {
+__device__ T look_back(const TileStates<T>& states, std::int64_t tile, const Op& op, const T& identity) {
   const int lane = lane_id();
   T prefix = identity;
   for (std::int64_t nearest = tile - 1;; nearest -= warp_size) {
     const std::int64_t predecessor = nearest - lane;  // lane 0 looks at the nearest
     unsigned flag = tile_inclusive;
     T value = identity;
-    if (predecessor >= 0) TileWord<T>::read(words + predecessor, value, flag);
+    if (predecessor >= 0) states.read(predecessor, value, flag);
     while (__any_sync(full_warp_mask, flag == tile_empty))
-      if (flag == tile_empty) TileWord<T>::read(words + predecessor, value, flag);
+      if (flag == tile_empty) states.read(predecessor, value, flag);
     const unsigned inclusive_lanes = __ballot_sync(full_warp_mask, flag == tile_inclusive);
     const int stop = inclusive_lanes ? __ffs(int(inclusive_lanes)) - 1 : warp_size - 1;
     if (lane > stop) value = identity;
@@ -253,13 +302,18 @@ __device__ __forceinline__ void store_tile(const Sink& out, std::int64_t warp_fi
 /// whose predecessors have had a whole round to publish, so the look-back rarely waits and the SM
 /// keeps loading while it does. No deadlock either way: a block publishes the aggregate of every
 /// tile it takes before it waits on anything, and it waits only on earlier tiles, all taken by
-/// running blocks (tile_counter hands them out in order; nullptr: one tile, one block).
+/// running blocks (tickets[0] hands them out in order; nullptr: one tile, one block).
+/// The ticket slot is left zero for the next launch: one block per tile takes exactly `tiles`
+/// tickets, which atomicInc wraps back to 0; persistent blocks take a varying number, so the last
+/// block to leave (tickets[1] counts them) zeroes both.
 template <bool Lagged, class Begin, class Finish>
-__device__ __forceinline__ void run_tiles(std::int64_t tiles, unsigned* tile_counter, const Begin& begin,
+__device__ __forceinline__ void run_tiles(std::int64_t tiles, unsigned* tickets, const Begin& begin,
                                           const Finish& finish) {
   __shared__ unsigned ticket_slots[2];
   const auto take_ticket = [&](int round) {
-    return tile_counter != nullptr ? atomicAdd(tile_counter, 1u) : unsigned(round);
+    if (tickets == nullptr) return unsigned(round);
+    if constexpr (Lagged) return atomicAdd(tickets, 1u);
+    else return atomicInc(tickets, unsigned(tiles - 1));
   };
   if (threadIdx.x == 0) {
     ticket_slots[0] = take_ticket(0);
@@ -267,20 +321,31 @@ __device__ __forceinline__ void run_tiles(std::int64_t tiles, unsigned* tile_cou
   }
   __syncthreads();
   // Lagged blocks take two tickets at once, so a block that starts late may find every tile taken.
-  if (std::int64_t(ticket_slots[0]) >= tiles) return;
-  auto pending = begin(std::int64_t(ticket_slots[0]), 0);
+  if (std::int64_t(ticket_slots[0]) < tiles) {
+    auto pending = begin(std::int64_t(ticket_slots[0]), 0);
+    if constexpr (Lagged) {
+      for (int round = 1;; ++round) {
+        __syncthreads();  // this round's ticket is in; the block's shared slots are free again
+        const std::int64_t tile = ticket_slots[round & 1];
+        if (tile >= tiles) break;
+        if (threadIdx.x == 0) ticket_slots[(round + 1) & 1] = take_ticket(round + 1);
+        auto next = begin(tile, round & 1);
+        finish(pending);
+        pending = next;
+      }
+    }
+    finish(pending);
+  }
   if constexpr (Lagged) {
-    for (int round = 1;; ++round) {
-      __syncthreads();  // this round's ticket is in; the block's shared slots are free again
-      const std::int64_t tile = ticket_slots[round & 1];
-      if (tile >= tiles) break;
-      if (threadIdx.x == 0) ticket_slots[(round + 1) & 1] = take_ticket(round + 1);
-      auto next = begin(tile, round & 1);
-      finish(pending);
-      pending = next;
+    if (tickets != nullptr && threadIdx.x == 0) {
+      __threadfence();  // this block's tickets are taken before it counts itself out
+      if (atomicAdd(tickets + 1, 1u) == gridDim.x - 1) {
+        __threadfence();  // every block's tickets are taken before the slot is zeroed
+        atomicExch(tickets, 0u);
+        atomicExch(tickets + 1, 0u);
+      }
     }
   }
-  finish(pending);
 }
 
 /// Dynamic shared memory a scan kernel launch of `Policy` passes: the lagged policies' two tiles
@@ -305,17 +370,6 @@ __device__ __forceinline__ T* scan_warp_exchange() {
   return base + (threadIdx.x / warp_size) * runs::elements;
 }
 
-/// Points `words` and `counter` into `temp` (a 16-byte counter slot, then one Word per tile:
-/// scan_temp_bytes_for's layout) and zeroes them on `stream`. One tile needs neither (nullptr).
-template <class Word>
-cudaError_t prepare_tile_state(void* temp, std::int64_t tiles, cudaStream_t stream, Word*& words, unsigned*& counter) {
-  if (tiles <= 1) return cudaSuccess;
-  auto* const bytes = static_cast<unsigned char*>(temp);
-  counter = reinterpret_cast<unsigned*>(bytes);
-  words = reinterpret_cast<Word*>(bytes + 16);
-  return cudaMemsetAsync(bytes, 0, 16 + std::size_t(tiles) * sizeof(Word), stream);
-}
-
 /// Scans source (element i converted to the accumulator T as it is loaded: an Input of any
 /// element type, or a functor) into sink (sink.put(i, value): an Output, or a callback). With
 /// VectorIn / VectorOut (an Input / Output, contiguous and 16-byte aligned) the tiles move in
@@ -325,7 +379,7 @@ cudaError_t prepare_tile_state(void* temp, std::int64_t tiles, cudaStream_t stre
 template <class T, class Op, class Policy, class Source, class Sink, bool VectorIn, bool VectorOut>
 __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
     scan_kernel(Source in, Sink out, std::int64_t n, std::int64_t tiles, bool exclusive, T seed, Op op, T* total,
-                TileWord<T>* words, unsigned* tile_counter) {
+                TileStates<T> states) {
   constexpr int block_size = Policy::block_size;
   constexpr int warps = block_size / warp_size;
   constexpr int chains = Policy::chains;
@@ -358,9 +412,9 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
 #pragma unroll
     for (int c = 1; c < chains; ++c) thread_total = op(thread_total, begun.sub_totals[c]);
     begun.thread_prefix = block_exclusive_scan<block_size>(thread_total, op, identity, begun.aggregate, storage);
-    if (threadIdx.x == 0 && words != nullptr) {
-      if (tile == 0) TileWord<T>::publish(words, op(seed, begun.aggregate), tile_inclusive);
-      else TileWord<T>::publish(words + tile, begun.aggregate, tile_aggregate);
+    if (threadIdx.x == 0 && states.words != nullptr) {
+      if (tile == 0) states.publish(0, op(seed, begun.aggregate), tile_inclusive);
+      else states.publish(tile, begun.aggregate, tile_aggregate);
     }
     return begun;
   };
@@ -369,9 +423,9 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   const auto finish = [&](const Begun& begun) {
     T* const exchange = warp_exchange + begun.buffer * warps * runs::elements;
     if (begun.tile != 0 && threadIdx.x < warp_size) {
-      const T exclusive_prefix = look_back(words, begun.tile, op, identity);  // tile 0's prefix holds the seed
+      const T exclusive_prefix = look_back(states, begun.tile, op, identity);  // tile 0's prefix holds the seed
       if (threadIdx.x == 0) {
-        TileWord<T>::publish(words + begun.tile, op(exclusive_prefix, begun.aggregate), tile_inclusive);
+        states.publish(begun.tile, op(exclusive_prefix, begun.aggregate), tile_inclusive);
         prefix_storage[0] = exclusive_prefix;
       }
     }
@@ -389,7 +443,7 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
                                      exchange, lane, stored);
     if (total != nullptr && begun.tile == tiles - 1 && threadIdx.x == 0) *total = op(tile_prefix, begun.aggregate);
   };
-  run_tiles<Policy::lagged>(tiles, tile_counter, begin, finish);
+  run_tiles<Policy::lagged>(tiles, states.tickets, begin, finish);
 }
 
 /// Tiles `Policy` cuts n elements into (at least one: n = 0 still writes the total).
@@ -398,12 +452,11 @@ constexpr std::int64_t scan_tiles(std::int64_t n) {
   return n <= Policy::tile_size ? 1 : (n + Policy::tile_size - 1) / Policy::tile_size;
 }
 
-/// Temporary bytes of a `Policy` scan of n elements of T: a tile counter and one status word per
-/// tile (none for a single tile).
+/// The tile state of a `Policy` scan of n elements of T: a ticket slot and one word per tile
+/// (none for a single tile).
 template <class T, class Policy>
-constexpr std::size_t scan_temp_bytes_for(std::int64_t n) {
-  const std::int64_t tiles = scan_tiles<Policy>(n);
-  return tiles == 1 ? 0 : 16 + std::size_t(tiles) * sizeof(TileWord<T>);
+constexpr TileStateNeed scan_tile_state_for(std::int64_t n) {
+  return tile_state_need<T>(scan_tiles<Policy>(n));
 }
 
 /// Whether a `Policy` scan moves its tiles in 16-byte vectors both ways: an Input of whole input
@@ -418,16 +471,13 @@ bool scan_moves_vectors(const Source& in, const Sink& out) {
   return false;
 }
 
-/// Enqueues scan_kernel<..., VectorIn, VectorOut> of source into sink on `stream`; `temp` holds
-/// scan_temp_bytes_for<T, Policy>(n) bytes of device memory (zeroed here). A lagged policy runs
+/// Enqueues scan_kernel<..., VectorIn, VectorOut> of source into sink on `stream`; `tile_state`
+/// holds scan_tile_state_for<T, Policy>(n). A lagged policy runs
 /// min(tiles, sm_count * Policy::min_blocks_per_sm) persistent blocks. Returns the launch's error code.
 template <class T, class Op, class Policy, bool VectorIn, bool VectorOut, class Source, class Sink>
 cudaError_t launch_scan_as(cudaStream_t stream, const Source& in, const Sink& out, std::int64_t n, bool exclusive,
-                           T seed, Op op, T* total, void* temp, int sm_count) {
+                           T seed, Op op, T* total, TileState tile_state, int sm_count) {
   const std::int64_t tiles = scan_tiles<Policy>(n);
-  TileWord<T>* words = nullptr;
-  unsigned* counter = nullptr;
-  if (const cudaError_t error = prepare_tile_state(temp, tiles, stream, words, counter)) return error;
   const auto kernel = scan_kernel<T, Op, Policy, Source, Sink, VectorIn, VectorOut>;
   constexpr int exchange_bytes = scan_dynamic_bytes<T, Policy>;
   if constexpr (exchange_bytes > 48 * 1024) {
@@ -437,7 +487,7 @@ cudaError_t launch_scan_as(cudaStream_t stream, const Source& in, const Sink& ou
   std::int64_t grid = tiles;
   if constexpr (Policy::lagged) grid = std::min(tiles, std::int64_t(sm_count > 0 ? sm_count : 1) * Policy::min_blocks_per_sm);
   kernel<<<unsigned(grid), Policy::block_size, exchange_bytes, stream>>>(in, out, n, tiles, exclusive, seed, op, total,
-                                                                       words, counter);
+                                                                       TileStates<T>(tile_state, tiles));
   return cudaGetLastError();
 }
 
@@ -447,10 +497,10 @@ cudaError_t launch_scan_as(cudaStream_t stream, const Source& in, const Sink& ou
 /// into an Output, two (vector stores, or not).
 template <class T, class Op, class Policy, class Source, class Sink>
 cudaError_t launch_scan(cudaStream_t stream, const Source& in, const Sink& out, std::int64_t n, bool exclusive, T seed,
-                        Op op, T* total, void* temp, int sm_count) {
+                        Op op, T* total, TileState tile_state, int sm_count) {
   const auto launch = [&]<bool VectorIn, bool VectorOut>() {
-    return launch_scan_as<T, Op, Policy, VectorIn, VectorOut>(stream, in, out, n, exclusive, seed, op, total, temp,
-                                                              sm_count);
+    return launch_scan_as<T, Op, Policy, VectorIn, VectorOut>(stream, in, out, n, exclusive, seed, op, total,
+                                                              tile_state, sm_count);
   };
   if constexpr (is_input_v<Source>) {
     using In = typename Source::element_type;

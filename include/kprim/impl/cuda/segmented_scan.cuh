@@ -54,7 +54,7 @@ template <class T, class Pair, class PairOp, class Op, class Policy, class Sourc
           bool VectorIn, bool VectorOut>
 __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
     segmented_scan_kernel(Source in, Output<T> out, Heads heads, std::int64_t n, std::int64_t tiles, T init, Op op,
-                          TileWord<Pair>* words, unsigned* tile_counter) {
+                          TileStates<Pair> states) {
   constexpr int block_size = Policy::block_size;
   constexpr int warps = block_size / warp_size;
   constexpr int items = Policy::items;
@@ -104,15 +104,15 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
     }
     begun.thread_prefix = block_exclusive_scan<block_size>(Pair{folded, begun.head_bits != 0 ? 1u : 0u}, pair_op,
                                                            no_pair, begun.aggregate, storage);
-    if (threadIdx.x == 0 && words != nullptr)
-      TileWord<Pair>::publish(words + tile, begun.aggregate, tile == 0 ? tile_inclusive : tile_aggregate);
+    if (threadIdx.x == 0 && states.words != nullptr)
+      states.publish(tile, begun.aggregate, tile == 0 ? tile_inclusive : tile_aggregate);
     return begun;
   };
   const auto finish = [&](const Begun& begun) {
     if (begun.tile != 0 && threadIdx.x < warp_size) {
-      const Pair exclusive_prefix = look_back(words, begun.tile, pair_op, no_pair);
+      const Pair exclusive_prefix = look_back(states, begun.tile, pair_op, no_pair);
       if (threadIdx.x == 0) {
-        TileWord<Pair>::publish(words + begun.tile, pair_op(exclusive_prefix, begun.aggregate), tile_inclusive);
+        states.publish(begun.tile, pair_op(exclusive_prefix, begun.aggregate), tile_inclusive);
         prefix_storage[0] = exclusive_prefix;
       }
     }
@@ -155,7 +155,7 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
         },
         warp_first, n, exchange, lane);
   };
-  run_tiles<Policy::lagged>(tiles, tile_counter, begin, finish);
+  run_tiles<Policy::lagged>(tiles, states.tickets, begin, finish);
 }
 
 /// Whether long segmented scans of T run lagged: not when the pair needs a fenced tile word: twice
@@ -164,26 +164,25 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
 template <class T, class Pair>
 inline constexpr bool takes_lagged_segments_v = lagged_scan_avail_v<T> && tile_word_kind_v<Pair> != TileWordKind::split;
 
-/// Temporary bytes of a segmented scan of n elements of T (as the plain scan's: a tile counter
-/// and one tile word of the pair per tile, for the smaller tiles of the two shapes).
+/// The tile state of a segmented scan of n elements of T (as the plain scan's: a ticket slot and
+/// one tile word of the pair per tile, for the smaller tiles of the two shapes).
 template <class T, class Pair>
-constexpr std::size_t segmented_scan_temp_bytes(std::int64_t n) {
-  const std::size_t bytes = scan_temp_bytes_for<Pair, segmented_scan_policy<T>>(n);
+constexpr TileStateNeed segmented_scan_tile_state(std::int64_t n) {
+  const TileStateNeed need = scan_tile_state_for<Pair, segmented_scan_policy<T>>(n);
   if constexpr (takes_lagged_segments_v<T, Pair>) {
-    const std::size_t lagged = scan_temp_bytes_for<Pair, lagged_scan_policy<T>>(n);
-    return lagged > bytes ? lagged : bytes;
+    const TileStateNeed lagged = scan_tile_state_for<Pair, lagged_scan_policy<T>>(n);
+    return lagged.bytes > need.bytes ? lagged : need;
   } else {
-    return bytes;
+    return need;
   }
 }
 
 /// Launches segmented_scan_kernel on `space`'s stream (n > 0): lagged when the plain scan of T
 /// would be (takes_lagged_scan, tiles moved in vectors) and the pair allows it
-/// (takes_lagged_segments_v). `temp` holds segmented_scan_temp_bytes<T, Pair>(n) bytes of device
-/// memory (zeroed here).
+/// (takes_lagged_segments_v). `tile_state` holds segmented_scan_tile_state<T, Pair>(n).
 template <bool Exclusive, class Pair, class PairOp, class T, class In, class Heads, class Op>
 void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input<In>& in, const Output<T>& out,
-                    const Heads& heads, std::int64_t n, const T& init, const Op& op, void* temp) {
+                    const Heads& heads, std::int64_t n, const T& init, const Op& op, TileState tile_state) {
   const int sm_count = cached_sm_count(function, space);
   const cudaStream_t stream = space.cuda_stream();
   const auto run = [&]<class Policy, bool Vectors>(const char* kernel_name) {
@@ -191,9 +190,6 @@ void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input
     if (tiles > std::int64_t(0x7fffffff))
       throw_invalid_argument(function, "a segmented scan of " + std::to_string(n) +
                                            " elements needs more than 2^31 tiles on the CUDA path");
-    TileWord<Pair>* words = nullptr;
-    unsigned* counter = nullptr;
-    check_launch(function, int(prepare_tile_state(temp, tiles, stream, words, counter)), "segmented scan temporaries");
     const ToolsKernel announce(kernel_name, space);
     std::int64_t grid = tiles;
     if constexpr (Policy::lagged) grid = std::min(tiles, std::int64_t(sm_count) * Policy::min_blocks_per_sm);
@@ -202,8 +198,8 @@ void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input
     if constexpr (exchange_bytes > 48 * 1024)
       check_launch(function, int(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, exchange_bytes)),
                    "segmented scan kernel shared memory");
-    kernel<<<unsigned(grid), Policy::block_size, exchange_bytes, stream>>>(in, out, heads, n, tiles, init, op, words,
-                                                                         counter);
+    kernel<<<unsigned(grid), Policy::block_size, exchange_bytes, stream>>>(in, out, heads, n, tiles, init, op,
+                                                                         TileStates<Pair>(tile_state, tiles));
     check_launch(function, int(cudaGetLastError()), "segmented scan kernel launch");
   };
   using policy = segmented_scan_policy<T>;

@@ -52,8 +52,8 @@ using default_select_policy =
 /// (static shared memory is at most 48 KiB a block); others store from registers.
 template <class Policy, class Selection>
 __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
-    select_kernel(Selection selection, std::int64_t n, std::int64_t* count, TileWord<std::int64_t>* words,
-                  unsigned* tile_counter, std::int64_t tiles) {
+    select_kernel(Selection selection, std::int64_t n, std::int64_t* count, TileStates<std::int64_t> states,
+                  std::int64_t tiles) {
   constexpr int warps = Policy::block_size / warp_size;
   constexpr int items = Policy::items;
   using Payload = decltype(selection.load(std::int64_t(0)));
@@ -67,7 +67,8 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
 
   std::int64_t tile = 0;
   if (tiles > 1) {
-    if (threadIdx.x == 0) tile_slot = atomicAdd(tile_counter, 1u);
+    // atomicInc wraps to 0 after the last of the `tiles` tickets: the slot is ready for the next launch.
+    if (threadIdx.x == 0) tile_slot = atomicInc(states.tickets, unsigned(tiles - 1));
     __syncthreads();
     tile = tile_slot;
   }
@@ -117,13 +118,13 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
 
   std::int64_t tile_prefix = 0;
   if (tiles > 1 && tile == 0) {
-    if (threadIdx.x == 0) TileWord<std::int64_t>::publish(words, aggregate, tile_inclusive);
+    if (threadIdx.x == 0) states.publish(0, aggregate, tile_inclusive);
   } else if (looks_back) {
     if (warp == 0) {
-      if (lane == 0) TileWord<std::int64_t>::publish(words + tile, aggregate, tile_aggregate);
-      const std::int64_t exclusive_prefix = look_back(words, tile, Sum{}, std::int64_t(0));
+      if (lane == 0) states.publish(tile, aggregate, tile_aggregate);
+      const std::int64_t exclusive_prefix = look_back(states, tile, Sum{}, std::int64_t(0));
       if (lane == 0) {
-        TileWord<std::int64_t>::publish(words + tile, exclusive_prefix + aggregate, tile_inclusive);
+        states.publish(tile, exclusive_prefix + aggregate, tile_inclusive);
         prefix_slot = exclusive_prefix;
       }
       if constexpr (staged) stage();
@@ -155,29 +156,20 @@ constexpr std::int64_t select_tiles(std::int64_t n) {
   return (n + Policy::tile_size - 1) / Policy::tile_size;
 }
 
-/// Temporary bytes of a `Policy` select of n elements: a tile counter and one status word per tile.
+/// The tile state of a `Policy` select of n elements: a ticket slot and one word per tile.
 template <class Policy>
-constexpr std::size_t select_temp_bytes_for(std::int64_t n) {
-  const std::int64_t tiles = select_tiles<Policy>(n);
-  return tiles <= 1 ? 0 : 16 + std::size_t(tiles) * sizeof(TileWord<std::int64_t>);
+constexpr TileStateNeed select_tile_state_for(std::int64_t n) {
+  return tile_state_need<std::int64_t>(select_tiles<Policy>(n));
 }
 
 /// Enqueues the compaction of [0, n) (n > 0) on `stream` with `Policy`; the count goes to *count
-/// (device-writable). `temp` holds select_temp_bytes_for<Policy>(n) bytes (zeroed here).
+/// (device-writable). `tile_state` holds select_tile_state_for<Policy>(n).
 template <class Policy, class Selection>
 cudaError_t launch_select(cudaStream_t stream, const Selection& selection, std::int64_t n, std::int64_t* count,
-                          void* temp) {
+                          TileState tile_state) {
   const std::int64_t tiles = select_tiles<Policy>(n);
-  TileWord<std::int64_t>* words = nullptr;
-  unsigned* counter = nullptr;
-  if (tiles > 1) {
-    auto* bytes = static_cast<unsigned char*>(temp);
-    counter = reinterpret_cast<unsigned*>(bytes);
-    words = reinterpret_cast<TileWord<std::int64_t>*>(bytes + 16);
-    if (const cudaError_t error = cudaMemsetAsync(bytes, 0, select_temp_bytes_for<Policy>(n), stream)) return error;
-  }
-  select_kernel<Policy, Selection>
-      <<<unsigned(tiles), Policy::block_size, 0, stream>>>(selection, n, count, words, counter, tiles);
+  select_kernel<Policy, Selection><<<unsigned(tiles), Policy::block_size, 0, stream>>>(
+      selection, n, count, TileStates<std::int64_t>(tile_state, tiles), tiles);
   return cudaGetLastError();
 }
 

@@ -399,10 +399,12 @@ void run_select([[maybe_unused]] const char* function, [[maybe_unused]] const Sp
         detail::automatic_takes_cuda(options.tuning, options.determinism)) {  // exact counts: any order
       detail::refuse_cuda_tuning(function, options.tuning, ScanAlgorithm::three_phase);
       const detail::PathRegion region(function, "cuda");
-      with_result_slot<std::int64_t>(function, space, cuda::select_temp_bytes<Selection>(n), count,
-                                     [&](unsigned char* temp, std::int64_t* target) {
-                                       cuda::select(function, space, selection, n, target, temp);
-                                     });
+      with_result_slot<std::int64_t>(
+          function, space, 0, count,
+          [&](unsigned char*, std::int64_t* target, TileState tiles) {
+            cuda::select(function, space, selection, n, target, tiles);
+          },
+          0, cuda::select_tile_state<Selection>(n));
       return;
     }
 #endif
@@ -450,12 +452,13 @@ void run_automatic_scan(const char* function, const Space& space, const In& in, 
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA)
           if (detail::is_default(tuning)) {
             const detail::PathRegion region(function, "cuda bitwise");
-            with_result_slot<T>(function, space, cuda::bitwise_temp_bytes(n, sizeof(T)), total,
-                                [&](unsigned char* temp, T* target) {
-                                  cuda::bitwise_scan<T, Op>(function, space, detail::cuda_input(in),
-                                                            detail::cuda_output(out), n, exclusive, seed, op, target,
-                                                            temp);
-                                });
+            with_result_slot<T>(
+                function, space, 0, total,
+                [&](unsigned char*, T* target, TileState tiles) {
+                  cuda::bitwise_scan<T, Op>(function, space, detail::cuda_input(in), detail::cuda_output(out), n,
+                                            exclusive, seed, op, target, tiles);
+                },
+                0, cuda::bitwise_scan_tile_state(n, sizeof(T)));
             return;
           }
 #endif
@@ -473,15 +476,18 @@ void run_automatic_scan(const char* function, const Space& space, const In& in, 
     if (detail::automatic_takes_cuda(tuning, determinism)) {
       detail::refuse_cuda_tuning(function, tuning, ScanAlgorithm::three_phase);
       const detail::PathRegion region(function, "cuda");
-      with_result_slot<T>(function, space, cuda::scan_temp_bytes<T>(n), total, [&](unsigned char* temp, T* target) {
-        if constexpr (views)
-          cuda::scan<typename In::non_const_value_type, T, Op>(function, space, detail::cuda_input(in),
-                                                               detail::cuda_output(out), n, exclusive, seed, op,
-                                                               target, temp);
-        else
-          cuda::scan_indexed<T, Op>(function, space, detail::cuda_source(in), detail::cuda_sink(out), n, exclusive,
-                                    seed, op, target, temp);
-      });
+      with_result_slot<T>(
+          function, space, 0, total,
+          [&](unsigned char*, T* target, TileState tiles) {
+            if constexpr (views)
+              cuda::scan<typename In::non_const_value_type, T, Op>(function, space, detail::cuda_input(in),
+                                                                   detail::cuda_output(out), n, exclusive, seed, op,
+                                                                   target, tiles);
+            else
+              cuda::scan_indexed<T, Op>(function, space, detail::cuda_source(in), detail::cuda_sink(out), n,
+                                        exclusive, seed, op, target, tiles);
+          },
+          0, cuda::scan_tile_state<T>(n));
       return;
     }
 #endif

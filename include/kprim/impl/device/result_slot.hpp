@@ -20,20 +20,23 @@ constexpr std::size_t round_up16(std::size_t bytes) { return (bytes + 15) / 16 *
 /// `target` points at the rank-0 View `result` when `space` can write it, else at a slot after
 /// the temporaries whose value is then copied to `result` asynchronously on `space`. `result`
 /// may be NoTotal (target = nullptr). With `state_bytes` > 0 it also leases the instance's zeroed
-/// state (TemporaryStorage) and runs launch(temporaries, target, state).
+/// state (TemporaryStorage) and runs launch(temporaries, target, state); with `tiles` it leases the
+/// tile state and runs launch(temporaries, target, tile_state).
 template <class T, class Space, class Result, class Launch>
 void with_result_slot(const char* function, const Space& space, std::size_t temp_bytes, const Result& result, Launch launch,
-                      std::size_t state_bytes = 0) {
+                      std::size_t state_bytes = 0, TileStateNeed tiles = {}) {
   constexpr bool wanted = !std::is_same_v<Result, NoTotal>;
   bool direct = true;
   if constexpr (wanted) direct = Kokkos::SpaceAccessibility<Space, typename Result::memory_space>::accessible;
   const std::size_t slot_offset = round_up16(temp_bytes);
   const auto temporaries = TemporaryStorage<Space>::lease(
-      function, space, slot_offset + (direct ? 0 : round_up16(sizeof(T))), state_bytes);
+      function, space, slot_offset + (direct ? 0 : round_up16(sizeof(T))), state_bytes, tiles);
   unsigned char* const base = temporaries.template as<unsigned char>();
   T* target = nullptr;
   if constexpr (wanted) target = direct ? result.data() : reinterpret_cast<T*>(base + slot_offset);
-  if constexpr (std::is_invocable_v<Launch&, unsigned char*, T*, unsigned char*>)
+  if constexpr (std::is_invocable_v<Launch&, unsigned char*, T*, TileState>)
+    launch(base, target, temporaries.tile_state());
+  else if constexpr (std::is_invocable_v<Launch&, unsigned char*, T*, unsigned char*>)
     launch(base, target, temporaries.state());
   else
     launch(base, target);

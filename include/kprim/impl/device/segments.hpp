@@ -512,29 +512,29 @@ bool takes_segmented_scan_kernel(const Options& options) {
   }
 }
 
-/// Device bytes the kernel's tile states take (none where it is not compiled).
+/// The tile state the kernel needs (none where it is not compiled).
 template <class Space, class T, class Pair>
-std::size_t segmented_scan_temp_bytes(std::int64_t n) {
+TileStateNeed segmented_scan_tile_state(std::int64_t n) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return cuda::segmented_scan_temp_bytes<T, Pair>(n);
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return cuda::segmented_scan_tile_state<T, Pair>(n);
 #endif
   (void)n;
-  return 0;
+  return {};
 }
 
 /// Runs the CUDA segmented scan kernel (n > 0) when takes_segmented_scan_kernel said so.
 template <bool Exclusive, class Pair, class PairOp, class Space, class In, class Out, class Heads, class T, class Op>
 void run_segmented_scan_kernel(const char* function, const Space& space, const In& in, const Out& out,
-                               const Heads& heads, const T& init, const Op& op, unsigned char* temp) {
+                               const Heads& heads, const T& init, const Op& op, TileState tiles) {
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
   if constexpr (cuda_segmented_scan_avail_v<Space, typename In::non_const_value_type, T>) {
     const detail::PathRegion region(function, "cuda segmented");
     cuda::segmented_scan<Exclusive, Pair, PairOp>(function, space, detail::cuda_input(in), detail::cuda_output(out),
-                                                  heads, std::int64_t(in.extent(0)), init, op, temp);
+                                                  heads, std::int64_t(in.extent(0)), init, op, tiles);
     return;
   }
 #endif
-  (void)function, (void)space, (void)in, (void)out, (void)heads, (void)init, (void)op, (void)temp;
+  (void)function, (void)space, (void)in, (void)out, (void)heads, (void)init, (void)op, (void)tiles;
 }
 
 /// Segmented scan over CSR offsets (count = S segments).
@@ -555,7 +555,7 @@ void marked_scan(const char* function, const Space& space, const In& in, const O
   const bool kernel = takes_segmented_scan_kernel<Space, In, T>(options);
   const std::size_t mark_bytes = (bit_bytes(n) + 15) / 16 * 16;
   const auto buffers = TemporaryStorage<Space, typename Space::memory_space, MarkBuffers>::lease(
-      function, space, mark_bytes + (kernel ? segmented_scan_temp_bytes<Space, T, Pair>(n) : 0));
+      function, space, mark_bytes, 0, kernel ? segmented_scan_tile_state<Space, T, Pair>(n) : TileStateNeed{});
   std::uint32_t* const bits = buffers.template as<std::uint32_t>();
   zero_bytes(space, reinterpret_cast<unsigned char*>(bits), bit_bytes(n));
   Kokkos::parallel_for(
@@ -567,7 +567,7 @@ void marked_scan(const char* function, const Space& space, const In& in, const O
   using Segments = MarkedSegments<Offsets>;
   if (kernel) {
     run_segmented_scan_kernel<Exclusive, Pair, HeadedOp<T, Op>>(function, space, in, out, Segments{bits, offsets, count},
-                                                                init, op, buffers.template as<unsigned char>() + mark_bytes);
+                                                                init, op, buffers.tile_state());
     return;
   }
   const PairSource<Pair, In, Segments> source{in, Segments{bits, offsets, count}};
@@ -595,9 +595,9 @@ void fixed_scan(const char* function, const Space& space, const In& in, std::int
   const FixedSegments segments{thread::FastDivider(std::uint64_t(size))};
   if (takes_segmented_scan_kernel<Space, In, T>(options)) {
     const auto buffers = TemporaryStorage<Space, typename Space::memory_space, MarkBuffers>::lease(
-        function, space, segmented_scan_temp_bytes<Space, T, Pair>(n));
+        function, space, 0, 0, segmented_scan_tile_state<Space, T, Pair>(n));
     run_segmented_scan_kernel<Exclusive, Pair, HeadedOp<T, Op>>(function, space, in, out, segments, init, op,
-                                                                buffers.template as<unsigned char>());
+                                                                buffers.tile_state());
     return;
   }
   const PairSource<Pair, In, FixedSegments> source{in, segments};
