@@ -96,7 +96,7 @@ constexpr bool takes_lagged_scan(std::int64_t n, int sm_count) {
 enum TileFlag : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2 };
 
 /// A tile word's 32-bit flag: the status (TileFlag) in the low two bits, the call's epoch above.
-/// Epoch 0 is for words zeroed before every launch (the bitwise scan's nodes).
+/// Epoch 0 is for words kept zeroed between launches (the bitwise reduce's nodes, emptied by their readers).
 __device__ __forceinline__ unsigned tile_flag(unsigned status, unsigned epoch) { return status | (epoch << 2); }
 /// The status a flag means to a call of `epoch`: a flag of another epoch is an earlier call's, so empty.
 __device__ __forceinline__ unsigned tile_status(unsigned flag, unsigned epoch) {
