@@ -112,13 +112,10 @@ void transform_reduce(const char* function, const Kokkos::Cuda& space, const Sou
 template <class T>
 TileStateNeed scan_tile_state(std::int64_t n) {
   // Room for either kernel (the lagged one's smaller tiles need more tile words).
-  const TileStateNeed need = scan_tile_state_for<T, default_scan_policy<T>>(n);
-  if constexpr (lagged_scan_avail_v<T>) {
-    const TileStateNeed lagged = scan_tile_state_for<T, lagged_scan_policy<T>>(n);
-    return lagged.bytes > need.bytes ? lagged : need;
-  } else {
-    return need;
-  }
+  if constexpr (lagged_scan_avail_v<T>)
+    return scan_tile_state_for<T, default_scan_policy<T>, lagged_scan_policy<T>>(n);
+  else
+    return scan_tile_state_for<T, default_scan_policy<T>>(n);
 }
 
 namespace detail {

@@ -452,11 +452,11 @@ constexpr std::int64_t scan_tiles(std::int64_t n) {
   return n <= Policy::tile_size ? 1 : (n + Policy::tile_size - 1) / Policy::tile_size;
 }
 
-/// The tile state of a `Policy` scan of n elements of T: a ticket slot and one word per tile
-/// (none for a single tile).
-template <class T, class Policy>
+/// The tile state of a scan of n elements with words of T, room for any of the `Policies`' tilings:
+/// a ticket slot and one word per tile of the finest (none for a single tile).
+template <class T, class... Policies>
 constexpr TileStateNeed scan_tile_state_for(std::int64_t n) {
-  return tile_state_need<T>(scan_tiles<Policy>(n));
+  return tile_state_need<T>(std::max({scan_tiles<Policies>(n)...}));
 }
 
 /// Whether a `Policy` scan moves its tiles in 16-byte vectors both ways: an Input of whole input

@@ -168,13 +168,10 @@ inline constexpr bool takes_lagged_segments_v = lagged_scan_avail_v<T> && tile_w
 /// one tile word of the pair per tile, for the smaller tiles of the two shapes).
 template <class T, class Pair>
 constexpr TileStateNeed segmented_scan_tile_state(std::int64_t n) {
-  const TileStateNeed need = scan_tile_state_for<Pair, segmented_scan_policy<T>>(n);
-  if constexpr (takes_lagged_segments_v<T, Pair>) {
-    const TileStateNeed lagged = scan_tile_state_for<Pair, lagged_scan_policy<T>>(n);
-    return lagged.bytes > need.bytes ? lagged : need;
-  } else {
-    return need;
-  }
+  if constexpr (takes_lagged_segments_v<T, Pair>)
+    return scan_tile_state_for<Pair, segmented_scan_policy<T>, lagged_scan_policy<T>>(n);
+  else
+    return scan_tile_state_for<Pair, segmented_scan_policy<T>>(n);
 }
 
 /// Launches segmented_scan_kernel on `space`'s stream (n > 0): lagged when the plain scan of T
