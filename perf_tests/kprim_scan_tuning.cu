@@ -49,12 +49,17 @@ using kprim::impl::cuda::ScanPolicy;
 // earlier sweeps' candidates and the look-back experiments of 2026-11-26 (wider windows, larger
 // tiles, a look-back warp, poll back-off, persistent blocks; none reached the copy) are in
 // perf_tests/results (CSVs and README.md, "Scan at copy speed").
-// ScanPolicy<threads, items, min blocks per SM, chains, rescan before look-back, lagged>.
+// The last candidates fetch a round ahead (2026-11-28 afternoon).
+// ScanPolicy<threads, items, min blocks per SM, chains, rescan before look-back, lagged, fetch ahead>.
 using Candidates4 = std::tuple<ScanPolicy<128, 64, 6>, ScanPolicy<128, 64, 6, 1, false>, ScanPolicy<128, 32, 6, 2, true, true>,
                                ScanPolicy<128, 64, 3, 2, true, true>, ScanPolicy<256, 32, 3, 2, true, true>,
-                               ScanPolicy<128, 16, 8, 2, true, true>, ScanPolicy<64, 64, 6, 2, true, true>>;
+                               ScanPolicy<128, 16, 8, 2, true, true>, ScanPolicy<64, 64, 6, 2, true, true>,
+                               ScanPolicy<128, 32, 6, 2, true, true, true>, ScanPolicy<128, 32, 5, 2, true, true, true>,
+                               ScanPolicy<128, 16, 8, 2, true, true, true>, ScanPolicy<256, 16, 4, 2, true, true, true>>;
 using Candidates8 = std::tuple<ScanPolicy<128, 32, 6>, ScanPolicy<128, 32, 6, 1, false>, ScanPolicy<128, 16, 6, 2, true, true>,
-                               ScanPolicy<128, 32, 3, 2, true, true>, ScanPolicy<256, 16, 3, 2, true, true>>;
+                               ScanPolicy<128, 32, 3, 2, true, true>, ScanPolicy<256, 16, 3, 2, true, true>,
+                               ScanPolicy<128, 16, 6, 2, true, true, true>, ScanPolicy<128, 16, 5, 2, true, true, true>,
+                               ScanPolicy<128, 8, 8, 2, true, true, true>>;
 
 // Probes of the kernel's structure at the default shape (not scans): a tile staged through shared
 // memory and stored back (the copy this structure allows), and the same with the fold, block scan
@@ -89,7 +94,7 @@ std::string name_of() {
   return std::to_string(Policy::block_size) + "x" + std::to_string(Policy::items) + "/min" +
          std::to_string(Policy::min_blocks_per_sm) + "/shared" +
          (Policy::chains > 1 ? "/chains" + std::to_string(Policy::chains) : "") +
-         (Policy::scan_before_look_back ? "/early" : "") + (Policy::lagged ? "/lagged" : "");
+         (Policy::scan_before_look_back ? "/early" : "") + (Policy::lagged ? "/lagged" : "") + (Policy::fetch_ahead ? "/ahead" : "");
 }
 
 /// Times the candidates on an inclusive sum of In into T (In = T, or int32 counts into int64

@@ -163,19 +163,19 @@ TEMPLATE_LIST_TEST_CASE("CUDA paths: scans of every size and offset, guards unto
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(__CUDACC__)
 namespace {
 
-/// Sizes around where long scans of T move to the lagged kernel on this GPU (a block's second
-/// round of tiles): the last size of the default kernel, the first of the lagged one, and one of
-/// several rounds ending in a short tile.
-template <class T>
+/// Sizes around where long scans of In into T move to the lagged kernel `Policy` on this GPU (a
+/// block's second round of tiles): the last size of the default kernel, the first of the lagged
+/// one, and one of several rounds ending in a short tile.
+template <class T, class Policy = kprim::impl::cuda::plain_lagged_scan_policy<T>>
 std::vector<std::int64_t> lagged_scan_sizes() {
   namespace cuda = kprim::impl::cuda;
   int device = 0, sm_count = 0;
   REQUIRE(cudaGetDevice(&device) == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
-  using policy = cuda::lagged_scan_policy<T>;
+  using policy = Policy;
   const std::int64_t first = 2 * std::int64_t(sm_count) * policy::min_blocks_per_sm * policy::tile_size;
-  REQUIRE_FALSE(cuda::takes_lagged_scan<T>(first - 1, sm_count));
-  REQUIRE(cuda::takes_lagged_scan<T>(first, sm_count));
+  REQUIRE_FALSE(cuda::takes_lagged_scan<T, Policy>(first - 1, sm_count));
+  REQUIRE(cuda::takes_lagged_scan<T, Policy>(first, sm_count));
   std::vector<std::int64_t> list{first - 1, first, 3 * first + policy::tile_size / 2 + 7};
   std::erase_if(list, [](std::int64_t n) { return n > max_test_size(); });
   return list;
@@ -227,7 +227,7 @@ TEST_CASE("CUDA paths: long scans of a non-commutative user op and of int32 coun
     INFO("in place, inclusive");
     REQUIRE(first_mismatch(to_host(in), expected) < 0);
   }
-  for (const std::int64_t n : lagged_scan_sizes<std::int64_t>()) {
+  for (const std::int64_t n : lagged_scan_sizes<std::int64_t, kprim::impl::cuda::plain_lagged_scan_policy<std::int64_t, std::int32_t>>()) {
     std::mt19937_64 rng(n + 1);
     std::vector<std::int32_t> counts(n);
     for (auto& c : counts) c = std::int32_t(rng() % 50);
@@ -247,7 +247,7 @@ TEST_CASE("CUDA paths: long scans of a non-commutative user op and of int32 coun
 }
 TEST_CASE("CUDA paths: long segmented scans (the lagged kernel)", "[cuda]") {
   const Kokkos::Cuda space;
-  for (const std::int64_t n : lagged_scan_sizes<float>()) {
+  for (const std::int64_t n : lagged_scan_sizes<float, kprim::impl::cuda::lagged_scan_policy<float>>()) {
     // CSR segments of 0-2999 elements (a third empty) from element 5 to n - 3: the rest is never written.
     std::mt19937_64 rng(n + 2);
     std::vector<std::int64_t> offsets{5};
@@ -376,6 +376,7 @@ TEST_CASE("CUDA paths: scan kernels reuse their tile state, and write nothing pa
   // Lagged blocks take two tickets at once: with fewer tiles than that, late blocks find none left
   // and must not touch tile words past the last tile (the guard bytes after the tile state).
   check_reused_tile_state<kprim::impl::cuda::lagged_scan_policy<float>>("lagged");
+  check_reused_tile_state<kprim::impl::cuda::plain_lagged_scan_policy<double>>("lagged, fetched ahead");
   check_reused_tile_state<kprim::impl::cuda::default_scan_policy<float>>("one tile a block");
 }
 

@@ -113,7 +113,7 @@ template <class T>
 TileStateNeed scan_tile_state(std::int64_t n) {
   // Room for either kernel (the lagged one's smaller tiles need more tile words).
   if constexpr (lagged_scan_avail_v<T>)
-    return scan_tile_state_for<T, default_scan_policy<T>, lagged_scan_policy<T>>(n);
+    return scan_tile_state_for<T, default_scan_policy<T>, lagged_scan_policy<T>, plain_lagged_scan_policy<T>>(n);
   else
     return scan_tile_state_for<T, default_scan_policy<T>>(n);
 }
@@ -126,8 +126,8 @@ void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Sour
                      std::int64_t n, bool exclusive, T seed, Op op, T* total, TileState tile_state) {
   const int sm_count = cached_sm_count(function, space);
   if constexpr (lagged_scan_avail_v<T> && is_input_v<Source> && std::is_same_v<Sink, Output<T>>) {
-    using lagged = lagged_scan_policy<T>;
-    if (takes_lagged_scan<T>(n, sm_count) && scan_moves_vectors<T, lagged>(source, sink)) {
+    using lagged = plain_lagged_scan_policy<T, typename Source::element_type>;
+    if (takes_lagged_scan<T, lagged>(n, sm_count) && scan_moves_vectors<T, lagged>(source, sink)) {
       check_tiles(function, scan_tiles<lagged>(n), n, "scan");
       const ToolsKernel announce("kprim::cuda::lagged_scan_kernel", space);
       check_launch(function,

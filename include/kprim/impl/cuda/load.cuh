@@ -130,6 +130,29 @@ struct WarpRuns {
     __syncwarp();
   }
 
+  /// stage() in two steps, so that a chunk's loads can be in flight while the block works on
+  /// another tile: fetch() issues the coalesced 16-byte loads into registers, put_fetched()
+  /// writes them into the runs (converted to T) once they are needed.
+  template <class In>
+  __device__ __forceinline__ static void fetch(const In* warp_data, int lane,
+                                               Vector16<In> (&vectors)[Items / Vector16<In>::size]) {
+#pragma unroll
+    for (int v = 0; v < Items / Vector16<In>::size; ++v)
+      vectors[v] = load_vector(warp_data + (v * warp_size + lane) * Vector16<In>::size);
+  }
+  template <class In>
+  __device__ __forceinline__ static void put_fetched(const Vector16<In> (&vectors)[Items / Vector16<In>::size],
+                                                     T* exchange, int lane) {
+    constexpr int in_width = Vector16<In>::size;
+#pragma unroll
+    for (int v = 0; v < Items / in_width; ++v) {
+      const int index = (v * warp_size + lane) * in_width;
+      if constexpr (std::is_same_v<In, T>) store_vector(exchange + slot(index), vectors[v]);
+      else put(exchange + slot(index), converted<T>(vectors[v]));
+    }
+    __syncwarp();
+  }
+
   /// stage() of a chunk that ends early: only warp_data[0 .. count) exists (count may be <= 0);
   /// the rest of the runs is filled with `fill` (the operator's identity). Whole vectors still
   /// move as 16-byte loads, so a short tile costs little more than a full one.

@@ -19,7 +19,9 @@
 //
 // Long scans run lagged (run_tiles): persistent blocks hold two tiles, and each publishes its next
 // tile's aggregate before it looks back for the previous one, so no block sits on its only tile
-// while it waits (that wait was half a block's life and held the copy to 0.85).
+// while it waits (that wait was half a block's life and held the copy to 0.85). Plain scans of
+// 8-byte types also issue a tile's loads a round before they fold it (run_tiles_ahead), so a block
+// keeps 16 KB in flight while it looks back and stores.
 //
 // A tile's flag and value share one word (TileWord), so publishing and reading are single
 // accesses at GPU scope that bypass the non-coherent L1. The words are not zeroed between calls:
@@ -44,8 +46,11 @@ namespace kprim::impl::cuda {
 /// run is stored (ScanBeforeLookBack).
 /// With Lagged, the blocks are persistent (MinBlocksPerSM per SM) and hold two tiles: each folds
 /// and publishes its next tile before it looks back for and stores its previous one (run_tiles).
+/// With FetchAhead too, a lagged block issues the loads of the tile after next into registers as
+/// soon as it has written its next tile's into shared memory, so they are in flight while it folds,
+/// looks back and stores (run_tiles_ahead; tiles moved in 16-byte vectors only).
 template <int BlockSize, int Items, int MinBlocksPerSM, int Chains = 2, bool ScanBeforeLookBack = true,
-          bool Lagged = false>
+          bool Lagged = false, bool FetchAhead = false>
 struct ScanPolicy {
   static constexpr int block_size = BlockSize;
   static constexpr int items = Items;
@@ -53,6 +58,7 @@ struct ScanPolicy {
   static constexpr int chains = Chains;
   static constexpr bool scan_before_look_back = ScanBeforeLookBack;
   static constexpr bool lagged = Lagged;
+  static constexpr bool fetch_ahead = Lagged && FetchAhead;
   static constexpr std::int64_t tile_size = std::int64_t(BlockSize) * Items;
   static_assert(BlockSize % 32 == 0, "kprim: CUDA block sizes are whole warps");
 };
@@ -77,19 +83,27 @@ using lagged_scan_policy = std::conditional_t<sizeof(T) <= 4, ScanPolicy<128, 32
 template <class T>
 inline constexpr bool lagged_scan_avail_v = sizeof(T) <= 8;
 
-/// Whether a scan of n elements of T takes the lagged kernel on a GPU of sm_count SMs: when its
+// Plain scans of 8-byte elements into 8-byte accumulators fetch each tile a round ahead, 5 blocks
+// a SM to hold the loads in registers. H200, kprim-scan-tuning, 2026-11-28: copy time / kprim time
+// at 2^26-2^28 0.87-0.89 against 0.85-0.86 (double, int64); 4-byte types and int32 -> int64 counts
+// gained nothing and keep lagged_scan_policy (perf_tests/results/README.md, "Fetching a round ahead").
+template <class T, class In = T>
+using plain_lagged_scan_policy =
+    std::conditional_t<sizeof(T) == 8 && sizeof(In) == 8, ScanPolicy<128, 16, 5, 2, true, true, true>,
+                       lagged_scan_policy<T>>;
+
+/// Whether a scan of n elements of T takes the lagged kernel `Policy` on a GPU of sm_count SMs: when its
 /// persistent blocks get two rounds or more. Shorter scans keep the default kernel, which is
 /// faster while every block holds one tile anyway (H100, 2^20: 0.68-0.74 of a copy against
 /// 0.57-0.70). Only tiles moved in vectors run lagged (scan_moves_vectors): with element-wise
 /// loads from a lambda it was slower (H100, CRS offsets from a count lambda at 2^28: 2015 us
 /// against 1374).
-template <class T>
+template <class T, class Policy = lagged_scan_policy<T>>
 constexpr bool takes_lagged_scan(std::int64_t n, int sm_count) {
   if constexpr (!lagged_scan_avail_v<T>) {
     return false;
   } else {
-    using policy = lagged_scan_policy<T>;
-    return n >= 2 * std::int64_t(sm_count) * policy::min_blocks_per_sm * policy::tile_size;
+    return n >= 2 * std::int64_t(sm_count) * Policy::min_blocks_per_sm * Policy::tile_size;
   }
 }
 
@@ -295,6 +309,19 @@ __device__ __forceinline__ void store_tile(const Sink& out, std::int64_t warp_fi
   }
 }
 
+/// A persistent block leaves: the last of the grid to count itself out (tickets[1]) zeroes the
+/// ticket slot for the next launch, once every block has taken its last ticket.
+__device__ __forceinline__ void release_tickets(unsigned* tickets) {
+  if (tickets != nullptr && threadIdx.x == 0) {
+    __threadfence();  // this block's tickets are taken before it counts itself out
+    if (atomicAdd(tickets + 1, 1u) == gridDim.x - 1) {
+      __threadfence();  // every block's tickets are taken before the slot is zeroed
+      atomicExch(tickets, 0u);
+      atomicExch(tickets + 1, 0u);
+    }
+  }
+}
+
 /// Runs a block's tiles. begin(tile, buffer) loads the tile into shared-memory buffer 0 or 1,
 /// folds it and publishes its aggregate, and returns what finish(state) needs to look back,
 /// rescan and store it. Without Lagged a block takes one tile. With Lagged the blocks are
@@ -336,16 +363,44 @@ __device__ __forceinline__ void run_tiles(std::int64_t tiles, unsigned* tickets,
     }
     finish(pending);
   }
-  if constexpr (Lagged) {
-    if (tickets != nullptr && threadIdx.x == 0) {
-      __threadfence();  // this block's tickets are taken before it counts itself out
-      if (atomicAdd(tickets + 1, 1u) == gridDim.x - 1) {
-        __threadfence();  // every block's tickets are taken before the slot is zeroed
-        atomicExch(tickets, 0u);
-        atomicExch(tickets + 1, 0u);
-      }
-    }
+  if constexpr (Lagged) release_tickets(tickets);
+}
+
+/// run_tiles<true> with each tile's loads issued a round early: fetch(tile) issues them (into the
+/// block's registers), begin(tile, buffer, next) writes them into shared-memory buffer 0 or 1,
+/// calls fetch(next) and goes on as run_tiles' begin. The block therefore holds its tickets two
+/// rounds ahead (three slots); it still publishes every tile's aggregate before it waits on an
+/// earlier tile, so the same argument rules out a deadlock. The ticket slot is left zero as in
+/// run_tiles.
+template <class Fetch, class Begin, class Finish>
+__device__ __forceinline__ void run_tiles_ahead(std::int64_t tiles, unsigned* tickets, const Fetch& fetch,
+                                                const Begin& begin, const Finish& finish) {
+  __shared__ unsigned ticket_slots[3];
+  const auto take_ticket = [&](int round) { return tickets == nullptr ? unsigned(round) : atomicAdd(tickets, 1u); };
+  if (threadIdx.x == 0) {
+    ticket_slots[0] = take_ticket(0);
+    ticket_slots[1] = take_ticket(1);
   }
+  __syncthreads();
+  std::int64_t tile = ticket_slots[0];
+  if (tile < tiles) {
+    fetch(tile);
+    std::int64_t next = ticket_slots[1];
+    if (threadIdx.x == 0) ticket_slots[2] = take_ticket(2);
+    auto pending = begin(tile, 0, next);
+    for (int round = 1;; ++round) {
+      __syncthreads();  // the ticket two rounds ahead is in; the block's shared slots are free again
+      tile = next;
+      if (tile >= tiles) break;
+      next = ticket_slots[(round + 1) % 3];
+      if (threadIdx.x == 0) ticket_slots[(round + 2) % 3] = take_ticket(round + 2);
+      auto begun = begin(tile, round & 1, next);
+      finish(pending);
+      pending = begun;
+    }
+    finish(pending);
+  }
+  release_tickets(tickets);
 }
 
 /// Dynamic shared memory a scan kernel launch of `Policy` passes: the lagged policies' two tiles
@@ -402,11 +457,15 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
   };
   // Full aligned tiles move through shared memory warp by warp (WarpRuns): coalesced vector
   // loads, then each lane folds its own run of `items` consecutive elements.
-  const auto begin = [&](std::int64_t tile, int buffer) {
+  const auto full_tile = [&](std::int64_t tile) { return (tile + 1) * tile_size <= n; };
+  const auto stage = [&](std::int64_t tile, int buffer) {
+    stage_tile<T, Policy, VectorIn>(in, tile * tile_size + warp_offset, n, full_tile(tile), identity,
+                                    warp_exchange + buffer * warps * runs::elements, lane);
+  };
+  // A staged tile folded and its aggregate published.
+  const auto begin_staged = [&](std::int64_t tile, int buffer) {
     Begun begun{tile, buffer, identity, identity, {}};
     T* const exchange = warp_exchange + buffer * warps * runs::elements;
-    stage_tile<T, Policy, VectorIn>(in, tile * tile_size + warp_offset, n, (tile + 1) * tile_size <= n, identity,
-                                    exchange, lane);
     runs::fold(exchange, lane, op, begun.sub_totals);
     T thread_total = begun.sub_totals[0];
 #pragma unroll
@@ -443,7 +502,26 @@ __global__ void __launch_bounds__(Policy::block_size, Policy::min_blocks_per_sm)
                                      exchange, lane, stored);
     if (total != nullptr && begun.tile == tiles - 1 && threadIdx.x == 0) *total = op(tile_prefix, begun.aggregate);
   };
-  run_tiles<Policy::lagged>(tiles, states.tickets, begin, finish);
+  if constexpr (Policy::fetch_ahead && VectorIn) {
+    using In = typename Source::element_type;
+    Vector16<In> fetched[Policy::items / Vector16<In>::size];
+    const auto fetch = [&](std::int64_t tile) {
+      if (tile < tiles && full_tile(tile)) runs::fetch(in.data + tile * tile_size + warp_offset, lane, fetched);
+    };
+    const auto begin = [&](std::int64_t tile, int buffer, std::int64_t next) {
+      if (full_tile(tile)) runs::put_fetched(fetched, warp_exchange + buffer * warps * runs::elements, lane);
+      else stage(tile, buffer);  // the last tile, short
+      fetch(next);
+      return begin_staged(tile, buffer);
+    };
+    run_tiles_ahead(tiles, states.tickets, fetch, begin, finish);
+  } else {
+    const auto begin = [&](std::int64_t tile, int buffer) {
+      stage(tile, buffer);
+      return begin_staged(tile, buffer);
+    };
+    run_tiles<Policy::lagged>(tiles, states.tickets, begin, finish);
+  }
 }
 
 /// Tiles `Policy` cuts n elements into (at least one: n = 0 still writes the total).
