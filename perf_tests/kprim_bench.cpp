@@ -572,7 +572,24 @@ T value_of(const Kokkos::View<T, MemorySpace>& v) {
   return value;
 }
 
+/// Kokkos' scan of a strided column into a contiguous View.
+struct KokkosColumnScan {
+  Kokkos::View<float*, Kokkos::LayoutStride, MemorySpace> column;
+  Kokkos::View<float*, MemorySpace> out;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, float& partial, bool final) const {
+    partial += column(i);
+    if (final) out(i) = partial;
+  }
+};
+
 #ifdef KPRIM_BENCH_CUB
+/// Element i of a column `stride` floats apart, for CUB's scan over a transform iterator.
+struct CubStridedRead {
+  const float* data;
+  std::int64_t stride;
+  __host__ __device__ float operator()(std::int64_t i) const { return data[i * stride]; }
+};
+
 template <class Acc, class In>
 struct CubWideProduct {
   const In* x;
@@ -648,6 +665,41 @@ void register_app(std::int64_t n) {
     record<float>(state, "app:user_op_scan", impl, "automatic", n, s, 2.0 * n * 4);
   };
 
+  // A scan of a strided column (every other float of an n x 2 LayoutRight View, a LayoutStride
+  // subview: a field of an array of structs) into a contiguous View. It cannot move in 16-byte
+  // vectors; `strided_copy` (a deep_copy of the same column) is what the memory allows it.
+  auto strided_scan = [n](benchmark::State& state, const char* impl) {
+    Inputs<float>& in = inputs<float>(n);
+    Kokkos::View<float**, Kokkos::LayoutRight, MemorySpace> matrix("matrix", n, 2);
+    const Kokkos::View<float*, Kokkos::LayoutStride, MemorySpace> column = Kokkos::subview(matrix, Kokkos::ALL, 0);
+    Kokkos::deep_copy(column, in.x);
+    const std::string i = impl;
+    double s = 0;
+    if (i == "kprim") {
+      s = time_calls(state, [&] { kprim::inclusive_scan(Space(), column, in.out); });
+    } else if (i == "strided_copy") {
+      s = time_calls(state, [&] { Kokkos::deep_copy(Space(), in.out, column); });
+#ifdef KPRIM_BENCH_CUB
+    } else if (i == "cub") {
+      CubStorage storage;
+      std::size_t size = 0;
+      const auto strided =
+          thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), CubStridedRead{matrix.data(), 2});
+      cub::DeviceScan::InclusiveSum(nullptr, size, strided, in.out.data(), n);
+      storage.reserve(size);
+      s = time_calls(state, [&] {
+        cub::DeviceScan::InclusiveSum(storage.bytes.data(), size, strided, in.out.data(), n, Space().cuda_stream());
+      });
+#endif
+    } else {
+      s = time_calls(state, [&] {
+        Kokkos::parallel_scan("kokkos_strided_scan", Kokkos::RangePolicy<Space, Index>(0, n), KokkosColumnScan{column, in.out});
+      });
+    }
+    if (i != "strided_copy") in.check_scan(false, "app:strided_scan " + i);
+    record<float>(state, "app:strided_scan", impl, "automatic", n, s, 2.0 * n * 4);
+  };
+
   // reduce of In accumulated in Acc (result in device memory); dot: In products in Acc.
   auto wide_reduce = [n](benchmark::State& state, const char* impl, auto in_tag, auto acc_tag, bool dot,
                          const char* name) {
@@ -703,11 +755,13 @@ void register_app(std::int64_t n) {
 #ifdef KPRIM_BENCH_CUB
   impls.push_back("cub");
 #endif
+  add("strided_scan/strided_copy", "float", [strided_scan](benchmark::State& state) { strided_scan(state, "strided_copy"); });
   for (const char* impl : impls) {
     const std::string i = impl;
     add("crs_offsets/" + i, "int32", [crs, impl](benchmark::State& state) { crs(state, impl); });
     if (i != "kokkos")  // Kokkos' parallel_scan takes no user op
       add("user_op_scan/" + i, "float", [user_op_scan, impl](benchmark::State& state) { user_op_scan(state, impl); });
+    add("strided_scan/" + i, "float", [strided_scan, impl](benchmark::State& state) { strided_scan(state, impl); });
     add("reduce_f32_f64/" + i, "float", [wide_reduce, impl](benchmark::State& state) {
       wide_reduce(state, impl, float{}, double{}, false, "app:reduce_f32_f64");
     });

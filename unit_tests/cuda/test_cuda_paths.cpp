@@ -245,6 +245,43 @@ TEST_CASE("CUDA paths: long scans of a non-commutative user op and of int32 coun
     REQUIRE(first_mismatch(got, expected) < 0);
   }
 }
+TEST_CASE("CUDA paths: long scans of strided columns (the lagged kernel, element by element)", "[cuda]") {
+  const Kokkos::Cuda space;
+  for (const std::int64_t n : lagged_scan_sizes<float, kprim::impl::cuda::lagged_scan_policy<float>>()) {
+    // Column 1 of an n x 3 LayoutRight matrix (stride 3), scanned into a contiguous View.
+    const std::vector<float> values = exact_input<float, kprim::Sum>(n, 13000 + n);
+    std::vector<float> host_matrix(3 * n, -1.0f);
+    for (std::int64_t i = 0; i < n; ++i) host_matrix[3 * i + 1] = values[i];
+    Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::CudaSpace> matrix("matrix", n, 3);
+    Kokkos::deep_copy(matrix, Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace>(host_matrix.data(), n, 3));
+    const auto column = Kokkos::subview(matrix, Kokkos::ALL, 1);
+    Kokkos::View<float*, Kokkos::CudaSpace> out("out", n);
+    kprim::inclusive_scan(space, column, out);
+    std::vector<float> expected(n);
+    std::inclusive_scan(values.begin(), values.end(), expected.begin());
+    INFO("float column, stride 3, n = " << n);
+    REQUIRE(first_mismatch(to_host(out), expected) < 0);
+  }
+  for (const std::int64_t n : lagged_scan_sizes<std::int64_t, kprim::impl::cuda::lagged_scan_policy<std::int64_t>>()) {
+    // Every other int32 count into int64 offsets, exclusive.
+    std::mt19937_64 rng(n + 3);
+    std::vector<std::int32_t> host(2 * n);
+    for (auto& c : host) c = std::int32_t(rng() % 50);
+    const auto all = to_space(space, host, "counts");
+    const auto counts = Kokkos::subview(Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Kokkos::CudaSpace>(all.data(), n, 2),
+                                        Kokkos::ALL, 0);
+    Kokkos::View<std::int64_t*, Kokkos::CudaSpace> offsets("offsets", n);
+    kprim::exclusive_scan(space, counts, offsets, std::int64_t(5));
+    std::vector<std::int64_t> expected(n);
+    std::int64_t running = 5;
+    for (std::int64_t i = 0; i < n; ++i) {
+      expected[i] = running;
+      running += host[2 * i];
+    }
+    INFO("int32 column, stride 2, into int64, n = " << n);
+    REQUIRE(first_mismatch(to_host(offsets), expected) < 0);
+  }
+}
 TEST_CASE("CUDA paths: long segmented scans (the lagged kernel)", "[cuda]") {
   const Kokkos::Cuda space;
   for (const std::int64_t n : lagged_scan_sizes<float, kprim::impl::cuda::lagged_scan_policy<float>>()) {
