@@ -573,21 +573,23 @@ T value_of(const Kokkos::View<T, MemorySpace>& v) {
 }
 
 /// Kokkos' scan of a strided column into a contiguous View.
+template <class T>
 struct KokkosColumnScan {
-  Kokkos::View<float*, Kokkos::LayoutStride, MemorySpace> column;
-  Kokkos::View<float*, MemorySpace> out;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, float& partial, bool final) const {
+  Kokkos::View<T*, Kokkos::LayoutStride, MemorySpace> column;
+  Kokkos::View<T*, MemorySpace> out;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, T& partial, bool final) const {
     partial += column(i);
     if (final) out(i) = partial;
   }
 };
 
 #ifdef KPRIM_BENCH_CUB
-/// Element i of a column `stride` floats apart, for CUB's scan over a transform iterator.
+/// Element i of a column `stride` elements apart, for CUB's scan over a transform iterator.
+template <class T>
 struct CubStridedRead {
-  const float* data;
+  const T* data;
   std::int64_t stride;
-  __host__ __device__ float operator()(std::int64_t i) const { return data[i * stride]; }
+  __host__ __device__ T operator()(std::int64_t i) const { return data[i * stride]; }
 };
 
 template <class Acc, class In>
@@ -665,39 +667,54 @@ void register_app(std::int64_t n) {
     record<float>(state, "app:user_op_scan", impl, "automatic", n, s, 2.0 * n * 4);
   };
 
-  // A scan of a strided column (every other float of an n x 2 LayoutRight View, a LayoutStride
-  // subview: a field of an array of structs) into a contiguous View. It cannot move in 16-byte
-  // vectors; `strided_copy` (a deep_copy of the same column) is what the memory allows it.
-  auto strided_scan = [n](benchmark::State& state, const char* impl) {
-    Inputs<float>& in = inputs<float>(n);
-    Kokkos::View<float**, Kokkos::LayoutRight, MemorySpace> matrix("matrix", n, 2);
-    const Kokkos::View<float*, Kokkos::LayoutStride, MemorySpace> column = Kokkos::subview(matrix, Kokkos::ALL, 0);
+  // A scan of a strided column (every other element of an n x 2 LayoutRight View, a LayoutStride
+  // subview: a field of an array of structs) into a contiguous View, or (`misaligned`) of a
+  // contiguous subview that starts one element past a 16-byte boundary. Neither can move in 16-byte
+  // vectors; `strided_copy` (a deep_copy of the same column) is the copy of the same reads.
+  auto strided_scan = [n](benchmark::State& state, const char* impl, auto type_tag, bool misaligned) {
+    using T = decltype(type_tag);
+    Inputs<T>& in = inputs<T>(n);
+    const std::int64_t stride = misaligned ? 1 : 2;
+    Kokkos::View<T*, MemorySpace> storage("storage", misaligned ? n + 1 : 2 * n);
+    const Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace> matrix(storage.data() + (misaligned ? 1 : 0), n, stride);
+    const Kokkos::View<T*, Kokkos::LayoutStride, MemorySpace> column = Kokkos::subview(matrix, Kokkos::ALL, 0);
     Kokkos::deep_copy(column, in.x);
     const std::string i = impl;
+    const std::string name = misaligned ? "app:misaligned_scan" : "app:strided_scan";
     double s = 0;
     if (i == "kprim") {
-      s = time_calls(state, [&] { kprim::inclusive_scan(Space(), column, in.out); });
+      s = time_calls(state, [&] {
+        if (misaligned)
+          kprim::inclusive_scan(Space(), Kokkos::subview(storage, Kokkos::pair<std::int64_t, std::int64_t>(1, n + 1)), in.out);
+        else
+          kprim::inclusive_scan(Space(), column, in.out);
+      });
     } else if (i == "strided_copy") {
       s = time_calls(state, [&] { Kokkos::deep_copy(Space(), in.out, column); });
 #ifdef KPRIM_BENCH_CUB
     } else if (i == "cub") {
-      CubStorage storage;
+      CubStorage cub_storage;
       std::size_t size = 0;
-      const auto strided =
-          thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), CubStridedRead{matrix.data(), 2});
-      cub::DeviceScan::InclusiveSum(nullptr, size, strided, in.out.data(), n);
-      storage.reserve(size);
+      const auto strided = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
+                                                           CubStridedRead<T>{matrix.data(), stride});
+      if (misaligned) cub::DeviceScan::InclusiveSum(nullptr, size, matrix.data(), in.out.data(), n);
+      else cub::DeviceScan::InclusiveSum(nullptr, size, strided, in.out.data(), n);
+      cub_storage.reserve(size);
       s = time_calls(state, [&] {
-        cub::DeviceScan::InclusiveSum(storage.bytes.data(), size, strided, in.out.data(), n, Space().cuda_stream());
+        if (misaligned)
+          cub::DeviceScan::InclusiveSum(cub_storage.bytes.data(), size, matrix.data(), in.out.data(), n, Space().cuda_stream());
+        else
+          cub::DeviceScan::InclusiveSum(cub_storage.bytes.data(), size, strided, in.out.data(), n, Space().cuda_stream());
       });
 #endif
     } else {
       s = time_calls(state, [&] {
-        Kokkos::parallel_scan("kokkos_strided_scan", Kokkos::RangePolicy<Space, Index>(0, n), KokkosColumnScan{column, in.out});
+        Kokkos::parallel_scan("kokkos_strided_scan", Kokkos::RangePolicy<Space, Index>(0, n),
+                              KokkosColumnScan<T>{column, in.out});
       });
     }
-    if (i != "strided_copy") in.check_scan(false, "app:strided_scan " + i);
-    record<float>(state, "app:strided_scan", impl, "automatic", n, s, 2.0 * n * 4);
+    if (i != "strided_copy") in.check_scan(false, name + " " + i);
+    record<T>(state, name.c_str(), impl, "automatic", n, s, 2.0 * n * sizeof(T));
   };
 
   // reduce of In accumulated in Acc (result in device memory); dot: In products in Acc.
@@ -755,13 +772,18 @@ void register_app(std::int64_t n) {
 #ifdef KPRIM_BENCH_CUB
   impls.push_back("cub");
 #endif
-  add("strided_scan/strided_copy", "float", [strided_scan](benchmark::State& state) { strided_scan(state, "strided_copy"); });
+  add("strided_scan/strided_copy", "float",
+      [strided_scan](benchmark::State& state) { strided_scan(state, "strided_copy", float{}, false); });
   for (const char* impl : impls) {
     const std::string i = impl;
     add("crs_offsets/" + i, "int32", [crs, impl](benchmark::State& state) { crs(state, impl); });
     if (i != "kokkos")  // Kokkos' parallel_scan takes no user op
       add("user_op_scan/" + i, "float", [user_op_scan, impl](benchmark::State& state) { user_op_scan(state, impl); });
-    add("strided_scan/" + i, "float", [strided_scan, impl](benchmark::State& state) { strided_scan(state, impl); });
+    add("strided_scan/" + i, "float", [strided_scan, impl](benchmark::State& state) { strided_scan(state, impl, float{}, false); });
+    add("strided_scan/" + i, "double", [strided_scan, impl](benchmark::State& state) { strided_scan(state, impl, double{}, false); });
+    if (i != "kokkos")  // the same loop as Kokkos' strided scan
+      add("misaligned_scan/" + i, "double",
+          [strided_scan, impl](benchmark::State& state) { strided_scan(state, impl, double{}, true); });
     add("reduce_f32_f64/" + i, "float", [wide_reduce, impl](benchmark::State& state) {
       wide_reduce(state, impl, float{}, double{}, false, "app:reduce_f32_f64");
     });
