@@ -138,7 +138,8 @@ void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Sour
       return;
     }
     // Strided or misaligned input into a contiguous output: element-wise loads, lagged all the same.
-    // H200, 2026-11-28: a stride-2 float column 7-13% faster at 2^24-2^28 than on the default kernel.
+    // H200, 2026-11-28: a stride-2 float column 8-13% faster at 2^24-2^28 than on the default kernel,
+    // strided or misaligned doubles 2-5% (perf_tests/results/README.md, "Strided columns").
     using elementwise = lagged_scan_policy<T>;
     if (takes_lagged_scan<T, elementwise>(n, sm_count) && sink.stride == 1 && is_aligned16(sink.data)) {
       check_tiles(function, scan_tiles<elementwise>(n), n, "scan");

@@ -95,9 +95,10 @@ using plain_lagged_scan_policy =
 /// Whether a scan of n elements of T takes the lagged kernel `Policy` on a GPU of sm_count SMs: when its
 /// persistent blocks get two rounds or more. Shorter scans keep the default kernel, which is
 /// faster while every block holds one tile anyway (H100, 2^20: 0.68-0.74 of a copy against
-/// 0.57-0.70). Only tiles moved in vectors run lagged (scan_moves_vectors): with element-wise
-/// loads from a lambda it was slower (H100, CRS offsets from a count lambda at 2^28: 2015 us
-/// against 1374).
+/// 0.57-0.70). Views run lagged, in vectors (scan_moves_vectors) or element by element when
+/// strided or misaligned (launch_any_scan); a functor source (a lambda) keeps the default kernel,
+/// lagged element-wise tiles of it were slower (H100, CRS offsets from a count lambda at 2^28:
+/// 2015 us against 1374).
 template <class T, class Policy = lagged_scan_policy<T>>
 constexpr bool takes_lagged_scan(std::int64_t n, int sm_count) {
   if constexpr (!lagged_scan_avail_v<T>) {
