@@ -127,29 +127,23 @@ void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Sour
                      std::int64_t n, bool exclusive, T seed, Op op, T* total, TileState tile_state) {
   const int sm_count = cached_sm_count(function, space);
   if constexpr (lagged_scan_avail_v<T> && is_input_v<Source> && std::is_same_v<Sink, Output<T>>) {
-    using lagged = plain_lagged_scan_policy<T, typename Source::element_type>;
-    if (takes_lagged_scan<T, lagged>(n, sm_count) && scan_moves_vectors<T, lagged>(source, sink)) {
-      check_tiles(function, scan_tiles<lagged>(n), n, "scan");
+    const auto launch_lagged = [&]<class Policy, bool VectorIn>() {
+      check_tiles(function, scan_tiles<Policy>(n), n, "scan");
       const ToolsKernel announce("kprim::cuda::lagged_scan_kernel", space);
       check_launch(function,
-                   int(launch_scan_as<T, Op, lagged, true, true>(space.cuda_stream(), source, sink, n, exclusive, seed,
-                                                                 op, total, tile_state, sm_count)),
+                   int(launch_scan_as<T, Op, Policy, VectorIn, true>(space.cuda_stream(), source, sink, n, exclusive,
+                                                                     seed, op, total, tile_state, sm_count)),
                    "scan kernel launch");
-      return;
-    }
+    };
+    using lagged = plain_lagged_scan_policy<T, typename Source::element_type>;
+    if (takes_lagged_scan<T, lagged>(n, sm_count) && scan_moves_vectors<T, lagged>(source, sink))
+      return launch_lagged.template operator()<lagged, true>();
     // Strided or misaligned input into a contiguous output: element-wise loads, lagged all the same.
     // H200, 2026-11-28: a stride-2 float column 8-13% faster at 2^24-2^28 than on the default kernel,
     // strided or misaligned doubles 2-5% (perf_tests/results/README.md, "Strided columns").
     using elementwise = lagged_scan_policy<T>;
-    if (takes_lagged_scan<T, elementwise>(n, sm_count) && sink.stride == 1 && is_aligned16(sink.data)) {
-      check_tiles(function, scan_tiles<elementwise>(n), n, "scan");
-      const ToolsKernel announce("kprim::cuda::lagged_scan_kernel", space);
-      check_launch(function,
-                   int(launch_scan_as<T, Op, elementwise, false, true>(space.cuda_stream(), source, sink, n, exclusive,
-                                                                       seed, op, total, tile_state, sm_count)),
-                   "scan kernel launch");
-      return;
-    }
+    if (takes_lagged_scan<T, elementwise>(n, sm_count) && sink.stride == 1 && is_aligned16(sink.data))
+      return launch_lagged.template operator()<elementwise, false>();
   }
   check_tiles(function, scan_tiles<default_scan_policy<T>>(n), n, "scan");
   const ToolsKernel announce("kprim::cuda::scan_kernel", space);
