@@ -343,22 +343,23 @@ __device__ __forceinline__ void run_tiles(std::int64_t tiles, unsigned* tickets,
     if constexpr (Lagged) return atomicAdd(tickets, 1u);
     else return atomicInc(tickets, unsigned(tiles - 1));
   };
-  if (threadIdx.x == 0) {
-    ticket_slots[0] = take_ticket(0);
-    if constexpr (Lagged) ticket_slots[1] = take_ticket(1);  // a round ahead, off the critical path
-  }
+  if (threadIdx.x == 0) ticket_slots[0] = take_ticket(0);
   __syncthreads();
-  // Lagged blocks take two tickets at once, so a block that starts late may find every tile taken.
+  // Lagged blocks take each ticket just before they begin its tile (after their first tile's begin,
+  // then after each finish): a tile taken a round ahead sits empty while later tiles look back at
+  // it (H200, kprim-scan-tuning, 2026-11-28: float / int32 1-4% faster at 2^24-2^28 than a round
+  // ahead, 8-byte types within 1%). A block that starts late may find every tile taken.
   if (std::int64_t(ticket_slots[0]) < tiles) {
     auto pending = begin(std::int64_t(ticket_slots[0]), 0);
     if constexpr (Lagged) {
+      if (threadIdx.x == 0) ticket_slots[1] = take_ticket(1);
       for (int round = 1;; ++round) {
         __syncthreads();  // this round's ticket is in; the block's shared slots are free again
         const std::int64_t tile = ticket_slots[round & 1];
         if (tile >= tiles) break;
-        if (threadIdx.x == 0) ticket_slots[(round + 1) & 1] = take_ticket(round + 1);
         auto next = begin(tile, round & 1);
         finish(pending);
+        if (threadIdx.x == 0) ticket_slots[(round + 1) & 1] = take_ticket(round + 1);
         pending = next;
       }
     }
