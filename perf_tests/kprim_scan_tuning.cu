@@ -49,7 +49,8 @@ using kprim::impl::cuda::ScanPolicy;
 // earlier sweeps' candidates and the look-back experiments of 2026-11-26 (wider windows, larger
 // tiles, a look-back warp, poll back-off, persistent blocks; none reached the copy) are in
 // perf_tests/results (CSVs and README.md, "Scan at copy speed").
-// The last candidates fetch a round ahead (2026-11-28 afternoon).
+// The last candidates fetch a round ahead (2026-11-28 afternoon); the 8-byte default since
+// 2026-11-28 night folds runs as one chain (the last 8-byte candidate).
 // ScanPolicy<threads, items, min blocks per SM, chains, rescan before look-back, lagged, fetch ahead>.
 using Candidates4 = std::tuple<ScanPolicy<128, 64, 6>, ScanPolicy<128, 64, 6, 1, false>, ScanPolicy<128, 32, 6, 2, true, true>,
                                ScanPolicy<128, 64, 3, 2, true, true>, ScanPolicy<256, 32, 3, 2, true, true>,
@@ -59,7 +60,7 @@ using Candidates4 = std::tuple<ScanPolicy<128, 64, 6>, ScanPolicy<128, 64, 6, 1,
 using Candidates8 = std::tuple<ScanPolicy<128, 32, 6>, ScanPolicy<128, 32, 6, 1, false>, ScanPolicy<128, 16, 6, 2, true, true>,
                                ScanPolicy<128, 32, 3, 2, true, true>, ScanPolicy<256, 16, 3, 2, true, true>,
                                ScanPolicy<128, 16, 6, 2, true, true, true>, ScanPolicy<128, 16, 5, 2, true, true, true>,
-                               ScanPolicy<128, 8, 8, 2, true, true, true>>;
+                               ScanPolicy<128, 8, 8, 2, true, true, true>, ScanPolicy<128, 16, 5, 1, true, true, true>>;
 
 // Probes of the kernel's structure at the default shape (not scans): a tile staged through shared
 // memory and stored back (the copy this structure allows), and the same with the fold, block scan

@@ -58,6 +58,18 @@ KOKKOS_INLINE_FUNCTION constexpr int power_of_two_at_least(int count) {
 KOKKOS_INLINE_FUNCTION constexpr int slots_for(int team_size) {
   return impl::team::padded_size(power_of_two_at_least(team_size)) + 1;
 }
+/// slots_for(team_size), as a Workspace computes it on every warp: on the GPU with `__clz`, not the
+/// loop (H200, 2026-11-28: int32 -> int64 team scans 4-5% faster at 2^24-2^26). Only there: a
+/// loop-free power of two in the portable path, compiled into the same kernels, took the int64
+/// team kernel from 80 to 96 registers (13% slower at 2^24; perf_tests/results/README.md, "One
+/// chain for the fetched-ahead kernel").
+KOKKOS_INLINE_FUNCTION int workspace_slots(int team_size) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return impl::team::padded_size(team_size <= 1 ? 1 : int(1u << (32 - __clz(team_size - 1)))) + 1;
+#else
+  return slots_for(team_size);
+#endif
+}
 /// The contiguous run of [0, n) that thread `rank` of `size` takes.
 struct Run {
   std::int64_t begin, end;
@@ -111,7 +123,7 @@ class Workspace {
   template <class Member>
   KOKKOS_FUNCTION explicit Workspace(const Member& team, int level = 0)
       : slots_(static_cast<T*>(team.team_scratch(level).get_shmem_aligned(
-            std::size_t(detail::slots_for(team.team_size())) * sizeof(T), alignof(T)))) {
+            std::size_t(detail::workspace_slots(team.team_size())) * sizeof(T), alignof(T)))) {
     if (slots_ == nullptr)
       Kokkos::abort("kprim::team::Workspace: the team's scratch is too small; add kprim::team::scratch_bytes<T>(team_size) to set_scratch_size");
   }

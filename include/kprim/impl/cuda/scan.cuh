@@ -84,12 +84,14 @@ template <class T>
 inline constexpr bool lagged_scan_avail_v = sizeof(T) <= 8;
 
 // Plain scans of 8-byte elements into 8-byte accumulators fetch each tile a round ahead, 5 blocks
-// a SM to hold the loads in registers. H200, kprim-scan-tuning, 2026-11-28: copy time / kprim time
-// at 2^26-2^28 0.87-0.89 against 0.85-0.86 (double, int64); 4-byte types and int32 -> int64 counts
-// gained nothing and keep lagged_scan_policy (perf_tests/results/README.md, "Fetching a round ahead").
+// a SM to hold the loads in registers, each run folded as one chain (two spilled 8 bytes). H200,
+// kprim-scan-tuning, 2026-11-28: copy time / kprim time at 2^26-2^28 0.87-0.89 against 0.85-0.86
+// (double, int64); one chain against two, 0.883-0.900 against 0.876-0.889; 4-byte types and
+// int32 -> int64 counts gained nothing and keep lagged_scan_policy (perf_tests/results/README.md,
+// "Fetching a round ahead", "One chain for the fetched-ahead kernel").
 template <class T, class In = T>
 using plain_lagged_scan_policy =
-    std::conditional_t<sizeof(T) == 8 && sizeof(In) == 8, ScanPolicy<128, 16, 5, 2, true, true, true>,
+    std::conditional_t<sizeof(T) == 8 && sizeof(In) == 8, ScanPolicy<128, 16, 5, 1, true, true, true>,
                        lagged_scan_policy<T>>;
 
 /// Whether a scan of n elements of T takes the lagged kernel `Policy` on a GPU of sm_count SMs: when its
@@ -337,29 +339,32 @@ __device__ __forceinline__ void release_tickets(unsigned* tickets) {
 template <bool Lagged, class Begin, class Finish>
 __device__ __forceinline__ void run_tiles(std::int64_t tiles, unsigned* tickets, const Begin& begin,
                                           const Finish& finish) {
-  __shared__ unsigned ticket_slots[2];
+  __shared__ unsigned ticket_slot;
   const auto take_ticket = [&](int round) {
     if (tickets == nullptr) return unsigned(round);
     if constexpr (Lagged) return atomicAdd(tickets, 1u);
     else return atomicInc(tickets, unsigned(tiles - 1));
   };
-  if (threadIdx.x == 0) ticket_slots[0] = take_ticket(0);
+  if (threadIdx.x == 0) ticket_slot = take_ticket(0);
   __syncthreads();
   // Lagged blocks take each ticket just before they begin its tile (after their first tile's begin,
   // then after each finish): a tile taken a round ahead sits empty while later tiles look back at
   // it (H200, kprim-scan-tuning, 2026-11-28: float / int32 1-4% faster at 2^24-2^28 than a round
-  // ahead, 8-byte types within 1%). A block that starts late may find every tile taken.
-  if (std::int64_t(ticket_slots[0]) < tiles) {
-    auto pending = begin(std::int64_t(ticket_slots[0]), 0);
+  // ahead, 8-byte types within 1%). A block that starts late may find every tile taken. One slot
+  // holds the ticket: finish() passes a barrier of the whole block (so must any finish), so every
+  // thread has read a ticket before thread 0 writes the next.
+  if (std::int64_t(ticket_slot) < tiles) {
+    auto pending = begin(std::int64_t(ticket_slot), 0);
     if constexpr (Lagged) {
-      if (threadIdx.x == 0) ticket_slots[1] = take_ticket(1);
+      __syncthreads();  // every thread has read the first ticket
+      if (threadIdx.x == 0) ticket_slot = take_ticket(1);
       for (int round = 1;; ++round) {
         __syncthreads();  // this round's ticket is in; the block's shared slots are free again
-        const std::int64_t tile = ticket_slots[round & 1];
+        const std::int64_t tile = ticket_slot;
         if (tile >= tiles) break;
         auto next = begin(tile, round & 1);
         finish(pending);
-        if (threadIdx.x == 0) ticket_slots[(round + 1) & 1] = take_ticket(round + 1);
+        if (threadIdx.x == 0) ticket_slot = take_ticket(round + 1);
         pending = next;
       }
     }
