@@ -100,8 +100,12 @@ inline constexpr int scalar_batch_v = [] {
   else return 1;
 }();
 
+// The grid is one wave of blocks_per_sm blocks per SM (reduce_grid_size), so the register cap
+// must let them all be resident: without it ptxas gave the float -> double sum 34 registers, 3 of 4
+// blocks of 512 fit and the grid ran as two waves (H200, 2026-11-28: 0.93x CUB at 2^28, 1.01x with
+// the cap; perf_tests/results/README.md, "The float -> double reduce in one wave").
 template <class T, class Op, class Source, class Policy = typename Source::default_policy>
-__global__ void __launch_bounds__(Policy::block_size)
+__global__ void __launch_bounds__(Policy::block_size, Policy::blocks_per_sm)
     reduce_kernel(Source source, std::int64_t n, Op op, T* partials, unsigned* ticket, T* result) {
   constexpr int width = Source::width;
   constexpr int reduce_block_size = Policy::block_size;
