@@ -9,6 +9,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -33,17 +34,21 @@ void single_pass_reduce_into(const char* function, const Space& space, std::int6
                         });
 }
 
-/// Elements per tile of the host look-back scan (a team of one thread per tile): 16384 for
-/// arithmetic types (a tile is folded, then rescanned from L1/L2 and written), 16 KiB of others.
-/// Fewer tiles mean less look-back per element. 2-core AMD EPYC VM, OpenMP, 2026-11-23, kprim-bench
-/// inclusive scan, GB/s at 2^20 / 2^24: int32 tile 1024: 16.9 / 8.9, 4096: 39.8 / 18.8, 16384:
-/// 44.8 / 20.4, 65536: 23.9 / 22.6; int64 4096: 51.9 / 23.2, 16384: 60.3 / 25.1. 2-core Intel Xeon
-/// VM, 2026-11-26, once floating-point blocks were inlined (thread/chained_run.hpp): float tile
-/// 4096 -> 16384: 2^20 370 -> 324 us, 2^24 8.4 -> 7.6 ms; double 2^20 538 -> 452 us, 2^24 13.8 -> 11.8 ms
-/// (best of 20; perf_tests/results/README.md).
+/// Elements per tile of the host look-back scan (a team of one thread per tile; a tile is folded,
+/// then rescanned from L2 and written): for arithmetic types 256 KiB of T, but at least 8 tiles a
+/// thread down to 16384 elements, 16 KiB of other types. Fewer tiles mean less look-back per
+/// element. 2-core AMD EPYC VM, OpenMP, 2026-11-28, inclusive scan, 16384 -> 256 KiB tiles: int32
+/// 2^20 / 2^22 / 2^24 us 144 -> 138, 851-889 -> 797-802, 3817-3890 -> 3704-3769 (int64 alike;
+/// perf_tests/results/README.md, "Host scans: larger tiles, more chains"; 16384 had been the best
+/// of 1024-65536 on 2026-11-23, before the scans moved in vectors).
 template <class T>
-constexpr int host_scan_tile() {
-  return std::is_arithmetic_v<T> ? 16384 : int(sizeof(T) >= 16384 ? 1 : 16384 / sizeof(T));
+std::int64_t host_scan_tile(std::int64_t n, int threads) {
+  if constexpr (!std::is_arithmetic_v<T>) {
+    return sizeof(T) >= 16384 ? 1 : std::int64_t(16384 / sizeof(T));
+  } else {
+    const std::int64_t largest = std::int64_t(262144 / sizeof(T)), smallest = 16384;
+    return std::clamp(n / (8 * std::int64_t(threads > 0 ? threads : 1)), smallest, largest);
+  }
 }
 
 /// Output bytes from which the host look-back scan writes a contiguous View with streaming stores
@@ -65,7 +70,8 @@ void lookback_scan_into(const char* function, const Space& space, const In& in, 
   LaunchShape shape = choose_shape(function, space, Primitive::scan, tuning, probe, [](int team_size, int items) {
     return kernel::scratch_bytes(team_size, items);
   });
-  if (is_host_space_v<Space> && tuning.items_per_thread == 0) shape.items_per_thread = host_scan_tile<T>();
+  if (is_host_space_v<Space> && tuning.items_per_thread == 0)
+    shape.items_per_thread = int(host_scan_tile<T>(n, space.concurrency()));
   const std::int64_t tiles = n == 0 ? 1 : (n + shape.tile() - 1) / shape.tile();
   if (tiles > std::int64_t(0x7fffffff))
     throw_invalid_argument(function, "a scan of " + std::to_string(n) + " elements needs more than 2^31 tiles of " +

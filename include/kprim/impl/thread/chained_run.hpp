@@ -26,9 +26,6 @@
 
 namespace kprim::impl::thread {
 
-/// Independent chains for a run of `count` elements: 8 when each gets at least 64 elements.
-KOKKOS_INLINE_FUNCTION constexpr int chains_for(std::int64_t count) { return count >= 8 * 64 ? 8 : 1; }
-
 /// A chain's start: op's identity, or for an op without one the chain's first element, which the
 /// chain then skips (chain_skip elements).
 template <class T, class Op, class Get>
@@ -39,13 +36,13 @@ KOKKOS_FORCEINLINE_FUNCTION T chain_start(const Op& op, const Get& get, std::int
 template <class Op, class T>
 inline constexpr std::int64_t chain_skip = HasIdentity<Op, T> ? 0 : 1;
 
-/// op(get(begin), ..., get(end - 1)) with 8 independent chains; identity for an empty run (which
-/// an op without identity must not be given).
-template <class T, class Get, class Op>
+/// op(get(begin), ..., get(end - 1)) with `Chains` independent chains when each gets at least 64
+/// elements, else one; identity for an empty run (which an op without identity must not be given).
+template <class T, int Chains = 8, class Get, class Op>
 KOKKOS_FUNCTION T fold_chains(std::int64_t begin, std::int64_t end, const Get& get, const Op& op) {
-  constexpr int chains = 8;
+  constexpr int chains = Chains;
   constexpr std::int64_t skip = chain_skip<Op, T>;
-  if (chains_for(end - begin) == chains) {
+  if (end - begin >= std::int64_t(chains) * 64) {
     const std::int64_t length = (end - begin) / chains;
     T acc[chains];
     if constexpr (is_commutative_v<Op>) {
@@ -67,18 +64,20 @@ KOKKOS_FUNCTION T fold_chains(std::int64_t begin, std::int64_t end, const Get& g
   return total;
 }
 
-/// Elements per block of a host fold: 8 chains of 256. A floating-point sum's rounding error then
-/// grows with 256 + log2(n / 2048) additions instead of n / 16 per thread. 2^24 uniform floats,
-/// OpenMP on 2 threads, 2026-11-24: relative error 8.4e-6 unblocked, 3.7e-8 blocked (pairwise
-/// 2.2e-8), for one extra op per block; kprim-bench speed unchanged within the VM's noise.
+/// Elements per block of a host fold: 8 chains of 256 (or 16 of 128). A floating-point sum's
+/// rounding error then grows with 256 + log2(n / 2048) additions instead of n / 16 per thread.
+/// 2^24 uniform floats, OpenMP on 2 threads, 2026-11-24: relative error 8.4e-6 unblocked, 3.7e-8
+/// blocked (pairwise 2.2e-8), for one extra op per block; kprim-bench speed unchanged within the
+/// VM's noise.
 inline constexpr std::int64_t fold_block = 2048;
 
 /// op(get(begin), ..., get(end - 1)) for get(i) returning T; identity for an empty run. On the
 /// host, runs longer than fold_block fold block by block (fold_chains) and the blocks combine
 /// pairwise in order (a binary counter: level k holds the fold of 2^k consecutive blocks), so
-/// the order is kept for ops that are not commutative and long runs stay accurate. GPU threads
-/// fold short runs, in chains only.
-template <class T, class Get, class Op>
+/// the order is kept for ops that are not commutative and long runs stay accurate; each block in
+/// HostChains chains (more pay where g++ keeps them in vectors: contiguous loads of floating
+/// point, whose adds take several cycles). GPU threads fold short runs, in chains only.
+template <class T, int HostChains = 8, class Get, class Op>
 KOKKOS_FUNCTION T fold_run(std::int64_t begin, std::int64_t end, const Get& get, const Op& op) {
   KOKKOS_IF_ON_HOST((
     if (end - begin > fold_block) {
@@ -86,7 +85,7 @@ KOKKOS_FUNCTION T fold_run(std::int64_t begin, std::int64_t end, const Get& get,
       T levels[max_levels];
       std::uint64_t occupied = 0;  // bit k: levels[k] holds a fold
       for (std::int64_t block = begin; block < end; block += fold_block) {
-        T value = fold_chains<T>(block, Kokkos::min(end, block + fold_block), get, op);
+        T value = fold_chains<T, HostChains>(block, Kokkos::min(end, block + fold_block), get, op);
         int level = 0;
         for (; occupied & (std::uint64_t(1) << level); ++level) {
           value = op(levels[level], value);  // the higher level holds the earlier blocks
