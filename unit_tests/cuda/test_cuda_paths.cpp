@@ -8,7 +8,7 @@
 
 #include <kprim/impl/cuda/trait.hpp>
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(__CUDACC__)
-#include <kprim/impl/cuda/scan.cuh>  // the lagged kernel's sizes
+#include <kprim/impl/cuda/lookahead_scan.cuh>  // the look-ahead and lagged kernels' sizes
 #endif
 
 #include <catch2/catch_template_test_macros.hpp>
@@ -204,6 +204,35 @@ TEMPLATE_LIST_TEST_CASE("CUDA paths: long scans (the lagged kernel), every type 
   using T = typename TestType::value;
   if constexpr (kprim::impl::cuda::lagged_scan_avail_v<T>)
     check_scans<T, typename TestType::op>(lagged_scan_sizes<T>(), {0, 1}, {0}, case_name<TestType>().c_str());
+}
+
+namespace {
+/// Sizes around where long scans of 4-byte types with a commutative op move to the look-ahead kernel
+/// (sm_90 code on an sm_90 device; elsewhere they run lagged): its threshold, last tiles of 1 and 3
+/// elements (no bulk copy), of 4097 and of 4093 elements (a bulk copy and a tail).
+std::vector<std::int64_t> lookahead_scan_sizes() {
+  namespace cuda = kprim::impl::cuda;
+  int device = 0, sm_count = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
+  const std::int64_t first =
+      8 * std::int64_t(sm_count) * cuda::LookaheadShape::blocks_per_sm * cuda::LookaheadShape::tile_size;
+  REQUIRE_FALSE(cuda::takes_lookahead_scan(first - 1, sm_count));
+  REQUIRE(cuda::takes_lookahead_scan(first, sm_count));
+  std::vector<std::int64_t> list{first - 1, first, first + 1, first + 3, first + 4097, first + 3 * 4096 + 4093};
+  std::erase_if(list, [](std::int64_t n) { return n > max_test_size(); });
+  return list;
+}
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("CUDA paths: long scans of 4-byte types with a commutative op (the look-ahead kernel)", "[cuda]",
+                        CudaValueOp) {
+  using T = typename TestType::value;
+  using Op = typename TestType::op;
+  if constexpr (kprim::impl::cuda::lookahead_scan_avail_v<T, Op>) {
+    INFO("look-ahead kernel compiled for this device: " << (kprim::impl::cuda::lookahead_scan_compiled<T, Op>()));
+    check_scans<T, Op>(lookahead_scan_sizes(), {0}, {0}, case_name<TestType>().c_str());
+  }
 }
 
 TEST_CASE("CUDA paths: long scans of a non-commutative user op and of int32 counts into int64 offsets", "[cuda]") {

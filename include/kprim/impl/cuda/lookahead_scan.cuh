@@ -1,0 +1,398 @@
+#pragma once
+// Device layer, hand-written CUDA, sm_90 and later: the look-ahead scan of long contiguous scans
+// of 4-byte types with a commutative op (float and int32 sums, mins, maxes).
+//
+// Persistent blocks (3 a SM), each with four roles and a ring of 4 tiles in shared memory:
+//   - a producer warp takes a ticket per tile and loads the tile with one bulk copy (TMA,
+//     cp.async.bulk) into a free stage of the ring (mbarriers `full` / `empty`);
+//   - a reduce warp folds each tile as soon as its data is in and publishes the tile's aggregate
+//     (a tile word of scan.cuh, flag AGGREGATE), whatever the block's earlier tiles wait for;
+//   - a look-ahead warp keeps the block's running prefix: for the block's next tile t it folds
+//     the aggregates of every tile from its previous tile up to t - 1 (256 tile words in flight at
+//     once, empty ones read again), so no tile waits for another's inclusive prefix and nothing
+//     walks back;
+//   - 8 compute warps scan each tile in registers (each lane 4 consecutive elements a round, a warp
+//     scan of the lanes' folds), free the stage, wait for the look-ahead's prefix and store.
+// The loads of the next tiles stay in flight whatever a block waits for. The reduce warp folds a
+// tile in another order than the compute warps scan it, so the op must be commutative. No
+// deadlock: a block waits only on aggregates of tiles with smaller tickets, all taken by running
+// blocks, whose data is already on its way and whose reduce warps wait on nothing else.
+// Every thread that reads a stage frees it itself (so racecheck sees each read released), and the
+// producer fences the async proxy before each copy. H200, 2026-11-28, through the calls
+// (perf_tests/results/README.md, "A look-ahead scan with bulk copies"): float and int32 sums at
+// 0.91 / 0.93 of a copy at 2^26 / 2^28 (1.24-1.27x CUB) against 0.84-0.85 for the lagged kernel.
+
+#include <kprim/impl/cuda/scan.cuh>
+
+#include <atomic>
+#include <cstdint>
+#include <type_traits>
+
+namespace kprim::impl::cuda {
+
+/// The look-ahead scan's shape: 8 compute warps on tiles of 4096 elements (4 rounds of a 16-byte
+/// vector a lane), a ring of 4 tiles (64 KiB), 3 blocks a SM. H200, lookahead-scan-2026-11-28.cu,
+/// copy time / time at 2^28: 0.935 against 0.913-0.918 for 5 stages at 2 blocks, 0.77 for tiles of 2048.
+struct LookaheadShape {
+  static constexpr int compute_warps = 8, rounds = 4, stages = 4, blocks_per_sm = 3;
+  static constexpr int batch = 8;  ///< tile words a look-ahead lane has in flight
+  static constexpr int threads = (compute_warps + 3) * warp_size;
+  static constexpr std::int64_t tile_size = std::int64_t(compute_warps) * warp_size * 4 * rounds;
+  static constexpr int ring_bytes = int(tile_size) * 4 * stages;
+  /// The look-ahead runs at most `stages` tiles ahead of the compute warps: prefixes take a ring twice as deep.
+  static constexpr int prefix_slots = 2 * stages;
+};
+
+/// Whether a scan of T with Op may take the look-ahead kernel (when the device and the build have sm_90).
+template <class T, class Op>
+inline constexpr bool lookahead_scan_avail_v = sizeof(T) == 4 && alignof(T) <= 4 && std::is_trivially_copyable_v<T> &&
+                                               is_commutative_v<Op> && HasIdentity<Op, T>;
+
+namespace lookahead {
+
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void barrier_init(unsigned long long* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void barrier_arrive(unsigned long long* bar) {
+  asm volatile("{\n .reg .b64 state;\n mbarrier.arrive.shared::cta.b64 state, [%0];\n}" ::"r"(shared_address(bar))
+               : "memory");
+}
+__device__ __forceinline__ void barrier_wait(unsigned long long* bar, unsigned parity) {
+  unsigned done = 0;
+  while (!done)
+    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done)
+                 : "r"(shared_address(bar)), "r"(parity)
+                 : "memory");
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+__device__ __forceinline__ void barrier_arrive_expect(unsigned long long* bar, unsigned bytes) {
+  asm volatile("{\n .reg .b64 state;\n mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}" ::"r"(
+                   shared_address(bar)),
+               "r"(bytes)
+               : "memory");
+}
+/// `bytes` (a multiple of 16) from global to shared memory, both 16-byte aligned, completing on `bar`.
+__device__ __forceinline__ void bulk_load(void* shared, const void* global, unsigned bytes, unsigned long long* bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   shared_address(shared)),
+               "l"(global), "r"(bytes), "r"(shared_address(bar))
+               : "memory");
+}
+#endif
+
+/// Elements of a tile of `count` elements (up to the tile size) that the bulk copy moves: its whole
+/// 16-byte vectors.
+__host__ __device__ __forceinline__ std::int64_t tile_whole_vectors(std::int64_t count) {
+  return (count < LookaheadShape::tile_size ? count : LookaheadShape::tile_size) & ~std::int64_t(3);
+}
+
+/// Elements 4v .. 4v + 3 of the last tile, `count` elements (fewer than a tile) starting at
+/// `global`: from the stage where the bulk copy put them, else from global memory, the op's
+/// identity past the end. Only the last tile reads global memory here, so nothing but the bulk
+/// copies writes a stage.
+template <class T>
+__device__ __forceinline__ void tile_vector(const T* stage, int v, const T* global, int count, const T& identity,
+                                            T (&x)[4]) {
+  if (4 * v + 4 <= (count & ~3)) {
+    const uint4 q = reinterpret_cast<const uint4*>(stage)[v];
+    __builtin_memcpy(x, &q, 16);
+  } else {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) x[e] = 4 * v + e < count ? global[4 * v + e] : identity;
+  }
+}
+
+}  // namespace lookahead
+
+/// The look-ahead scan of in[0, n) into out (both 16-byte aligned; in may be out), from seed,
+/// inclusive or exclusive; *total (if not null) gets op(seed, all of in). Launched with
+/// LookaheadShape::threads threads, LookaheadShape::ring_bytes of dynamic shared memory and at most
+/// blocks_per_sm blocks a SM; `states` holds scan_tile_state_for of tiles of 4096 (the words start
+/// empty for this epoch, the ticket slot zero, and the kernel leaves it zero).
+template <class T, class Op>
+__global__ void __launch_bounds__(LookaheadShape::threads, LookaheadShape::blocks_per_sm)
+    lookahead_scan_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, bool exclusive, T seed, Op op,
+                          T* total, TileStates<T> states) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using namespace lookahead;
+  using Shape = LookaheadShape;
+  constexpr int stages = Shape::stages, warps = Shape::compute_warps, rounds = Shape::rounds;
+  constexpr int prefix_slots = Shape::prefix_slots;
+  constexpr std::int64_t tile_size = Shape::tile_size;
+  extern __shared__ uint4 lookahead_ring[];
+  T* const ring = reinterpret_cast<T*>(lookahead_ring);
+  __shared__ unsigned long long full[stages], empty[stages], issued[stages], prefixed[prefix_slots];
+  __shared__ std::int64_t tile_of[stages];
+  __shared__ Slots<T, prefix_slots> prefix_of;
+  __shared__ Slots<T, 2 * warps> warp_totals;  // two tiles' worth: a fast warp may write the next one's
+  const int warp = int(threadIdx.x) / warp_size, lane = lane_id();
+  const T identity = identity_of<T>(op);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) {
+      barrier_init(&full[s], 1);
+      // Every thread that reads a stage or its tile index frees it itself (the compute warps, the
+      // reduce warp, the look-ahead): each release orders its own reads before the next bulk copy.
+      barrier_init(&empty[s], (warps + 2) * warp_size);
+      barrier_init(&issued[s], 1);
+    }
+    for (int s = 0; s < prefix_slots; ++s) barrier_init(&prefixed[s], 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  }
+  __syncthreads();
+
+  if (warp == warps) {  // the producer
+    for (std::int64_t k = 0;; ++k) {
+      const int s = int(k % stages);
+      if (k >= stages) barrier_wait(&empty[s], (unsigned(k / stages) & 1u) ^ 1u);
+      unsigned ticket = 0;
+      if (lane == 0) ticket = atomicAdd(states.tickets, 1u);
+      const std::int64_t t = __shfl_sync(full_warp_mask, ticket, 0);
+      if (t >= tiles) {
+        if (lane == 0) {
+          tile_of[s] = -1;
+          barrier_arrive(&full[s]);
+          barrier_arrive(&issued[s]);
+        }
+        break;
+      }
+      T* const stage = ring + s * tile_size;
+      const std::int64_t first = t * tile_size;
+      const std::int64_t bulk = tile_whole_vectors(n - first);  // the last tile's tail: see tile_vector
+      if (lane == 0) {
+        tile_of[s] = t;
+        // The readers of the stage's previous tile are done (empty[s]); their generic-proxy reads come
+        // before this copy's async-proxy writes.
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        if (bulk > 0) {
+          barrier_arrive_expect(&full[s], unsigned(bulk * sizeof(T)));
+          bulk_load(stage, in + first, unsigned(bulk * sizeof(T)), &full[s]);
+        } else {
+          barrier_arrive(&full[s]);
+        }
+        barrier_arrive(&issued[s]);
+      }
+    }
+    if (lane == 0) {  // the last block to count itself out leaves the ticket slot zero for the next launch
+      __threadfence();
+      if (atomicAdd(states.tickets + 1, 1u) == gridDim.x - 1) {
+        __threadfence();
+        atomicExch(states.tickets, 0u);
+        atomicExch(states.tickets + 1, 0u);
+      }
+    }
+    return;
+  }
+
+  if (warp == warps + 1) {  // the reduce warp: each tile's aggregate, as soon as its data is in
+    for (std::int64_t k = 0;; ++k) {
+      const int s = int(k % stages);
+      barrier_wait(&full[s], unsigned(k / stages) & 1u);
+      const std::int64_t t = tile_of[s];
+      if (t < 0) break;
+      const T* const stage = ring + s * tile_size;
+      const std::int64_t first = t * tile_size;
+      T fold[4] = {identity, identity, identity, identity};
+      if (first + tile_size <= n) {
+#pragma unroll 4
+        for (int v = lane; v < int(tile_size / 4); v += warp_size) {
+          const uint4 q = reinterpret_cast<const uint4*>(stage)[v];
+          T x[4];
+          __builtin_memcpy(x, &q, 16);
+#pragma unroll
+          for (int e = 0; e < 4; ++e) fold[e] = op(fold[e], x[e]);
+        }
+      } else {
+        for (int v = lane; v < int(tile_size / 4); v += warp_size) {
+          T x[4];
+          tile_vector(stage, v, in + first, int(n - first), identity, x);
+#pragma unroll
+          for (int e = 0; e < 4; ++e) fold[e] = op(fold[e], x[e]);
+        }
+      }
+      T aggregate = op(op(fold[0], fold[1]), op(fold[2], fold[3]));
+#pragma unroll
+      for (int offset = warp_size / 2; offset > 0; offset /= 2) aggregate = op(aggregate, shuffle_index(aggregate, lane ^ offset));
+      barrier_arrive(&empty[s]);
+      if (lane == 0) states.publish(t, aggregate, tile_aggregate);
+    }
+    return;
+  }
+
+  if (warp == warps + 2) {  // the look-ahead: op over every tile before the block's next one
+    T running = seed;         // seed and the tiles [0, covered)
+    std::int64_t covered = 0;
+    for (std::int64_t k = 0;; ++k) {
+      const int s = int(k % stages);
+      barrier_wait(&issued[s], unsigned(k / stages) & 1u);
+      const std::int64_t t = tile_of[s];
+      barrier_arrive(&empty[s]);  // the tile index is read; the look-ahead needs nothing else of the stage
+      if (t < 0) break;
+      T gap = identity;
+      for (std::int64_t base = covered; base < t; base += std::int64_t(warp_size) * Shape::batch) {
+        T value[Shape::batch];
+        unsigned empty_words = 0;  // bit j: word j still empty (a bit mask keeps the warp within its registers)
+#pragma unroll
+        for (int j = 0; j < Shape::batch; ++j) {
+          const std::int64_t index = base + j * warp_size + lane;
+          value[j] = identity;
+          unsigned status = tile_aggregate;
+          if (index < t) states.read(index, value[j], status);
+          if (status == tile_empty) empty_words |= 1u << j;
+        }
+        while (__any_sync(full_warp_mask, empty_words != 0)) {
+#pragma unroll
+          for (int j = 0; j < Shape::batch; ++j)
+            if (empty_words & (1u << j)) {
+              unsigned status;
+              states.read(base + j * warp_size + lane, value[j], status);
+              if (status != tile_empty) empty_words &= ~(1u << j);
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < Shape::batch; ++j) gap = op(gap, value[j]);
+      }
+#pragma unroll
+      for (int offset = warp_size / 2; offset > 0; offset /= 2) gap = op(gap, shuffle_index(gap, lane ^ offset));
+      running = op(running, gap);
+      covered = t;
+      if (lane == 0) {
+        const int ps = int(k % prefix_slots);
+        prefix_of[ps] = running;
+        barrier_arrive(&prefixed[ps]);
+      }
+    }
+    return;
+  }
+
+  // The compute warps: lane l of warp w takes elements 4 (w * rounds * 32 + r * 32 + l) .. + 3 in round r.
+  for (std::int64_t k = 0;; ++k) {
+    const int s = int(k % stages);
+    barrier_wait(&full[s], unsigned(k / stages) & 1u);
+    const std::int64_t t = tile_of[s];
+    if (t < 0) break;
+    const T* const stage = ring + s * tile_size;
+    const std::int64_t tile_first = t * tile_size;
+    const bool whole = tile_first + tile_size <= n;
+    T value[rounds][4];
+    T carry = identity;
+#pragma unroll
+    for (int r = 0; r < rounds; ++r) {
+      const int v = (warp * rounds + r) * warp_size + lane;
+      T x[4];
+      if (whole) {
+        const uint4 q = reinterpret_cast<const uint4*>(stage)[v];
+        __builtin_memcpy(x, &q, 16);
+      } else {
+        tile_vector(stage, v, in + tile_first, int(n - tile_first), identity, x);
+      }
+      T run[4];  // the lane's inclusive run
+      run[0] = x[0];
+#pragma unroll
+      for (int e = 1; e < 4; ++e) run[e] = op(run[e - 1], x[e]);
+      T inclusive = run[3];
+#pragma unroll
+      for (int offset = 1; offset < warp_size; offset *= 2) {
+        const T up = shuffle_up(inclusive, offset);
+        if (lane >= offset) inclusive = op(up, inclusive);
+      }
+      T before = shuffle_up(inclusive, 1);
+      before = op(carry, lane == 0 ? identity : before);
+#pragma unroll
+      for (int e = 0; e < 4; ++e)  // exclusive: each element gets the fold before it
+        value[r][e] = op(before, exclusive ? (e == 0 ? identity : run[e > 0 ? e - 1 : 0]) : run[e]);
+      carry = op(carry, shuffle_index(inclusive, warp_size - 1));
+    }
+    barrier_arrive(&empty[s]);  // the tile is in registers: the stage is free
+    if (lane == 0) warp_totals[int(k & 1) * warps + warp] = carry;
+    asm volatile("bar.sync 1, %0;" ::"r"(warps * warp_size) : "memory");  // the compute warps only
+    T warp_prefix = identity, tile_total = identity;
+#pragma unroll
+    for (int w = 0; w < warps; ++w) {
+      const T x = warp_totals[int(k & 1) * warps + w];
+      if (w < warp) warp_prefix = op(warp_prefix, x);
+      tile_total = op(tile_total, x);
+    }
+    const int ps = int(k % prefix_slots);
+    barrier_wait(&prefixed[ps], unsigned(k / prefix_slots) & 1u);
+    const T tile_prefix = prefix_of[ps];
+    const T offset = op(tile_prefix, warp_prefix);
+    const std::int64_t first = tile_first + std::int64_t(warp) * rounds * warp_size * 4;
+    if (whole) {
+      uint4* const target = reinterpret_cast<uint4*>(out + first);
+#pragma unroll
+      for (int r = 0; r < rounds; ++r) {
+        T y[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) y[e] = op(offset, value[r][e]);
+        uint4 q;
+        __builtin_memcpy(&q, y, 16);
+        target[r * warp_size + lane] = q;
+      }
+    } else {  // the last tile, short
+#pragma unroll
+      for (int r = 0; r < rounds; ++r)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const std::int64_t i = first + (r * warp_size + lane) * 4 + e;
+          if (i < n) out[i] = op(offset, value[r][e]);
+        }
+    }
+    if (total != nullptr && t == tiles - 1 && warp == 0 && lane == 0) *total = op(tile_prefix, tile_total);
+  }
+#else
+  (void)in, (void)out, (void)n, (void)tiles, (void)exclusive, (void)seed, (void)op, (void)total, (void)states;
+#endif
+}
+
+/// Whether this build's lookahead_scan_kernel<T, Op> runs sm_90 code on the current device: a
+/// device of compute capability 9.0 or more, and code compiled for it (an older target's kernel is
+/// empty, also when the driver compiles its PTX for a newer device). Checked once per kernel.
+template <class T, class Op>
+bool lookahead_scan_compiled() {
+  static const bool compiled = [] {
+    cudaFuncAttributes attributes{};
+    return cudaFuncGetAttributes(&attributes, lookahead_scan_kernel<T, Op>) == cudaSuccess &&
+           attributes.binaryVersion >= 90 && attributes.ptxVersion >= 90;
+  }();
+  return compiled;
+}
+
+/// Whether a scan of n elements takes the look-ahead kernel on a device of sm_count SMs: when its
+/// blocks get 8 tiles each or more (13 M elements on 132 SMs). H200, through the calls, 2026-11-28:
+/// 7-14% slower than the default and lagged kernels at 2^22-2^23 (2.6-5 tiles a block), 1-5% faster
+/// at 2^24 (10), 7-10% at 2^26-2^28.
+inline bool takes_lookahead_scan(std::int64_t n, int sm_count) {
+  return n >= 8 * std::int64_t(sm_count) * LookaheadShape::blocks_per_sm * LookaheadShape::tile_size;
+}
+
+/// Enqueues lookahead_scan_kernel of in into out on `stream`; tile_state holds
+/// scan_tile_state_for of tiles of LookaheadShape::tile_size. Returns the launch's error code.
+template <class T, class Op>
+cudaError_t launch_lookahead_scan(cudaStream_t stream, const T* in, T* out, std::int64_t n, bool exclusive, T seed,
+                                  Op op, T* total, TileState tile_state, int sm_count) {
+  const std::int64_t tiles = (n + LookaheadShape::tile_size - 1) / LookaheadShape::tile_size;
+  const auto kernel = lookahead_scan_kernel<T, Op>;
+  // The ring is over the 48 KiB a launch gets by default: raised once per device (a driver call on
+  // every launch cost ~4 us a call on an H200).
+  static std::atomic<unsigned long long> configured_devices{0};
+  int device = 0;
+  if (const cudaError_t error = cudaGetDevice(&device)) return error;
+  const unsigned long long bit = device < 64 ? 1ull << device : 0;
+  if (bit == 0 || (configured_devices.load(std::memory_order_acquire) & bit) == 0) {
+    if (const cudaError_t error =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, LookaheadShape::ring_bytes))
+      return error;
+    configured_devices.fetch_or(bit, std::memory_order_release);
+  }
+  const std::int64_t grid = std::min(tiles, std::int64_t(sm_count > 0 ? sm_count : 1) * LookaheadShape::blocks_per_sm);
+  kernel<<<unsigned(grid), LookaheadShape::threads, LookaheadShape::ring_bytes, stream>>>(
+      in, out, n, tiles, exclusive, seed, op, total, TileStates<T>(tile_state, tiles));
+  return cudaGetLastError();
+}
+
+}  // namespace kprim::impl::cuda
