@@ -163,15 +163,21 @@ TEMPLATE_LIST_TEST_CASE("CUDA paths: scans of every size and offset, guards unto
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(__CUDACC__)
 namespace {
 
+/// The current device's SM count, which the kernels' thresholds scale with.
+int current_sm_count() {
+  int device = 0, sm_count = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
+  return sm_count;
+}
+
 /// Sizes around where long scans of In into T move to the lagged kernel `Policy` on this GPU (a
 /// block's second round of tiles): the last size of the default kernel, the first of the lagged
 /// one, and one of several rounds ending in a short tile.
 template <class T, class Policy = kprim::impl::cuda::plain_lagged_scan_policy<T>>
 std::vector<std::int64_t> lagged_scan_sizes() {
   namespace cuda = kprim::impl::cuda;
-  int device = 0, sm_count = 0;
-  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
-  REQUIRE(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
+  const int sm_count = current_sm_count();
   using policy = Policy;
   const std::int64_t first = 2 * std::int64_t(sm_count) * policy::min_blocks_per_sm * policy::tile_size;
   REQUIRE_FALSE(cuda::takes_lagged_scan<T, Policy>(first - 1, sm_count));
@@ -207,31 +213,34 @@ TEMPLATE_LIST_TEST_CASE("CUDA paths: long scans (the lagged kernel), every type 
 }
 
 namespace {
-/// Sizes around where long scans of 4-byte types with a commutative op move to the look-ahead kernel
-/// (sm_90 code on an sm_90 device; elsewhere they run lagged): its threshold, last tiles of 1 and 3
-/// elements (no bulk copy), of 4097 and of 4093 elements (a bulk copy and a tail).
+/// Sizes around where long scans of 4- and 8-byte types with a commutative op move to the look-ahead
+/// kernel (sm_90 code on an sm_90 device; elsewhere they run lagged): its threshold, last tiles of 1
+/// and 3 elements (no bulk copy for 4-byte types; for 8-byte ones 3 is a vector and a tail), of a
+/// tile and 1 and of a tile less 3 (a bulk copy and a tail).
+template <class T>
 std::vector<std::int64_t> lookahead_scan_sizes() {
   namespace cuda = kprim::impl::cuda;
-  int device = 0, sm_count = 0;
-  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
-  REQUIRE(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
-  const std::int64_t first =
-      8 * std::int64_t(sm_count) * cuda::LookaheadShape::blocks_per_sm * cuda::LookaheadShape::tile_size;
-  REQUIRE_FALSE(cuda::takes_lookahead_scan(first - 1, sm_count));
-  REQUIRE(cuda::takes_lookahead_scan(first, sm_count));
-  std::vector<std::int64_t> list{first - 1, first, first + 1, first + 3, first + 4097, first + 3 * 4096 + 4093};
+  const int sm_count = current_sm_count();
+  constexpr std::int64_t tile = cuda::LookaheadShape<T>::tile_size;
+  const std::int64_t first = 8 * std::int64_t(sm_count) * cuda::LookaheadShape<T>::blocks_per_sm * tile;
+  static_assert(cuda::lookahead_scan_avail_v<T, kprim::Sum>);
+  REQUIRE_FALSE(cuda::takes_lookahead_scan<T>(first - 1, sm_count));
+  REQUIRE(cuda::takes_lookahead_scan<T>(first, sm_count));
+  std::vector<std::int64_t> list{first - 1, first, first + 1, first + 3, first + tile + 1, first + 4 * tile - 3};
   std::erase_if(list, [](std::int64_t n) { return n > max_test_size(); });
   return list;
 }
 }  // namespace
 
-TEMPLATE_LIST_TEST_CASE("CUDA paths: long scans of 4-byte types with a commutative op (the look-ahead kernel)", "[cuda]",
-                        CudaValueOp) {
+TEMPLATE_LIST_TEST_CASE("CUDA paths: long scans of 4- and 8-byte types with a commutative op (the look-ahead kernel)",
+                        "[cuda]", CudaValueOp) {
   using T = typename TestType::value;
   using Op = typename TestType::op;
   if constexpr (kprim::impl::cuda::lookahead_scan_avail_v<T, Op>) {
-    INFO("look-ahead kernel compiled for this device: " << (kprim::impl::cuda::lookahead_scan_compiled<T, Op>()));
-    check_scans<T, Op>(lookahead_scan_sizes(), {0}, {0}, case_name<TestType>().c_str());
+    int device = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    INFO("look-ahead kernel compiled for this device: " << (kprim::impl::cuda::lookahead_scan_compiled<T, Op>(device)));
+    check_scans<T, Op>(lookahead_scan_sizes<T>(), {0}, {0}, case_name<TestType>().c_str());
   }
 }
 

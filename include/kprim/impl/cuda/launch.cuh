@@ -115,14 +115,14 @@ TileStateNeed scan_tile_state(std::int64_t n) {
   // Room for any of the kernels (the lagged and look-ahead ones' smaller tiles need more tile words).
   if constexpr (lagged_scan_avail_v<T>)
     return scan_tile_state_for<T, default_scan_policy<T>, lagged_scan_policy<T>, plain_lagged_scan_policy<T>,
-                               LookaheadShape>(n);
+                               LookaheadShape<T>>(n);
   else
     return scan_tile_state_for<T, default_scan_policy<T>>(n);
 }
 
 namespace detail {
-/// The single-pass scan of source into sink: for long scans of Views the look-ahead kernel (4-byte
-/// types in vectors with a commutative op, on sm_90) or the lagged one (in vectors, or element by
+/// The single-pass scan of source into sink: for long scans of Views the look-ahead kernel (4- and
+/// 8-byte types in vectors with a commutative op, on sm_90) or the lagged one (in vectors, or element by
 /// element from a strided or misaligned View into a contiguous one), the default one otherwise.
 template <class T, class Op, class Source, class Sink>
 void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Source& source, const Sink& sink,
@@ -138,15 +138,16 @@ void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Sour
                    "scan kernel launch");
     };
     using lagged = plain_lagged_scan_policy<T, typename Source::element_type>;
-    // Plain 4-byte scans with a commutative op take the look-ahead kernel on sm_90 (lookahead_scan.cuh).
+    // Plain scans of 4- and 8-byte types with a commutative op take the look-ahead kernel on sm_90
+    // (lookahead_scan.cuh).
     if constexpr (lookahead_scan_avail_v<T, Op> && std::is_same_v<Source, Input<T>>) {
-      if (takes_lookahead_scan(n, sm_count) && scan_moves_vectors<T, lagged>(source, sink) &&
-          lookahead_scan_compiled<T, Op>()) {
-        check_tiles(function, (n + LookaheadShape::tile_size - 1) / LookaheadShape::tile_size, n, "scan");
+      if (takes_lookahead_scan<T>(n, sm_count) && scan_moves_vectors<T, lagged>(source, sink) &&
+          lookahead_scan_compiled<T, Op>(space.cuda_device())) {
+        check_tiles(function, (n + LookaheadShape<T>::tile_size - 1) / LookaheadShape<T>::tile_size, n, "scan");
         const ToolsKernel announce("kprim::cuda::lookahead_scan_kernel", space);
         check_launch(function,
-                     int(launch_lookahead_scan<T, Op>(space.cuda_stream(), source.data, sink.data, n, exclusive, seed, op,
-                                                      total, tile_state, sm_count)),
+                     int(launch_lookahead_scan<T, Op>(space.cuda_stream(), space.cuda_device(), source.data, sink.data,
+                                                      n, exclusive, seed, op, total, tile_state, sm_count)),
                      "scan kernel launch");
         return;
       }

@@ -1,6 +1,6 @@
 #pragma once
 // Device layer, hand-written CUDA, sm_90 and later: the look-ahead scan of long contiguous scans
-// of 4-byte types with a commutative op (float and int32 sums, mins, maxes).
+// of 4- and 8-byte types with a commutative op (float, double and integer sums, mins, maxes).
 //
 // Persistent blocks (3 a SM), each with four roles and a ring of 4 tiles in shared memory:
 //   - a producer warp takes a ticket per tile and loads the tile with one bulk copy (TMA,
@@ -11,16 +11,18 @@
 //     the aggregates of every tile from its previous tile up to t - 1 (256 tile words in flight at
 //     once, empty ones read again), so no tile waits for another's inclusive prefix and nothing
 //     walks back;
-//   - 8 compute warps scan each tile in registers (each lane 4 consecutive elements a round, a warp
-//     scan of the lanes' folds), free the stage, wait for the look-ahead's prefix and store.
+//   - 8 compute warps scan each tile in registers (each lane a 16-byte vector a round, a warp scan
+//     of the lanes' folds), free the stage, wait for the look-ahead's prefix and store.
 // The loads of the next tiles stay in flight whatever a block waits for. The reduce warp folds a
 // tile in another order than the compute warps scan it, so the op must be commutative. No
 // deadlock: a block waits only on aggregates of tiles with smaller tickets, all taken by running
 // blocks, whose data is already on its way and whose reduce warps wait on nothing else.
 // Every thread that reads a stage frees it itself (so racecheck sees each read released), and the
-// producer fences the async proxy before each copy. H200, 2026-11-28, through the calls
-// (perf_tests/results/README.md, "A look-ahead scan with bulk copies"): float and int32 sums at
-// 0.91 / 0.93 of a copy at 2^26 / 2^28 (1.24-1.27x CUB) against 0.84-0.85 for the lagged kernel.
+// producer fences the async proxy before each copy. H200, through the calls (perf_tests/results/
+// README.md, "A look-ahead scan with bulk copies", "8-byte types on the look-ahead kernel"): float
+// and int32 sums at 0.91 / 0.93 of a copy at 2^26 / 2^28 (1.24-1.27x CUB) against 0.84-0.85 for
+// the lagged kernel (2026-11-28); double and int64 at 0.94 (1.16-1.23x CUB) against 0.88-0.91
+// for the fetched-ahead kernel (2026-11-29).
 
 #include <kprim/impl/cuda/scan.cuh>
 
@@ -30,23 +32,31 @@
 
 namespace kprim::impl::cuda {
 
-/// The look-ahead scan's shape: 8 compute warps on tiles of 4096 elements (4 rounds of a 16-byte
-/// vector a lane), a ring of 4 tiles (64 KiB), 3 blocks a SM. H200, lookahead-scan-2026-11-28.cu,
-/// copy time / time at 2^28: 0.935 against 0.913-0.918 for 5 stages at 2 blocks, 0.77 for tiles of 2048.
+/// The look-ahead scan's shape for T (4 or 8 bytes): 8 compute warps on tiles of 16 KiB (4 rounds
+/// of a 16-byte vector a lane: 4096 4-byte or 2048 8-byte elements), a ring of 4 tiles (64 KiB), 3
+/// blocks a SM. H200, lookahead-scan-2026-11-28.cu, copy time / time at 2^28 (float): 0.935 against
+/// 0.913-0.918 for 5 stages at 2 blocks, 0.77 for tiles of 8 KiB.
+template <class T>
 struct LookaheadShape {
   static constexpr int compute_warps = 8, rounds = 4, stages = 4, blocks_per_sm = 3;
-  static constexpr int batch = 8;  ///< tile words a look-ahead lane has in flight
+  /// Tile words a look-ahead lane has in flight: 8 of 4-byte T, 4 of 8-byte T (8 spilled 136 bytes).
+  static constexpr int batch = 32 / int(sizeof(T));
   static constexpr int threads = (compute_warps + 3) * warp_size;
-  static constexpr std::int64_t tile_size = std::int64_t(compute_warps) * warp_size * 4 * rounds;
-  static constexpr int ring_bytes = int(tile_size) * 4 * stages;
+  static constexpr int vector_elements = 16 / int(sizeof(T));  ///< elements of a 16-byte vector
+  static constexpr std::int64_t tile_size = std::int64_t(compute_warps) * warp_size * vector_elements * rounds;
+  static constexpr int ring_bytes = int(tile_size * sizeof(T)) * stages;
   /// The look-ahead runs at most `stages` tiles ahead of the compute warps: prefixes take a ring twice as deep.
   static constexpr int prefix_slots = 2 * stages;
 };
 
-/// Whether a scan of T with Op may take the look-ahead kernel (when the device and the build have sm_90).
+/// Whether a scan of T with Op may take the look-ahead kernel (when the device and the build have
+/// sm_90): 4- and 8-byte types whose vectors hold whole elements, a commutative op with an identity.
+/// Scans of a narrower input into T (int32 counts into int64 offsets) keep the lagged kernel: the
+/// lanes' stores of two 16-byte vectors each ran 11-16% slower there (H200, 2026-11-29).
 template <class T, class Op>
-inline constexpr bool lookahead_scan_avail_v = sizeof(T) == 4 && alignof(T) <= 4 && std::is_trivially_copyable_v<T> &&
-                                               is_commutative_v<Op> && HasIdentity<Op, T>;
+inline constexpr bool lookahead_scan_avail_v = (sizeof(T) == 4 || sizeof(T) == 8) && alignof(T) <= sizeof(T) &&
+                                               std::is_trivially_copyable_v<T> && is_commutative_v<Op> &&
+                                               HasIdentity<Op, T>;
 
 namespace lookahead {
 
@@ -86,23 +96,31 @@ __device__ __forceinline__ void bulk_load(void* shared, const void* global, unsi
 
 /// Elements of a tile of `count` elements (up to the tile size) that the bulk copy moves: its whole
 /// 16-byte vectors.
+template <class T>
 __host__ __device__ __forceinline__ std::int64_t tile_whole_vectors(std::int64_t count) {
-  return (count < LookaheadShape::tile_size ? count : LookaheadShape::tile_size) & ~std::int64_t(3);
+  using Shape = LookaheadShape<T>;
+  return (count < Shape::tile_size ? count : Shape::tile_size) & ~std::int64_t(Shape::vector_elements - 1);
 }
 
-/// Elements 4v .. 4v + 3 of the last tile, `count` elements (fewer than a tile) starting at
+/// Vector v of a stage.
+template <class T, int Width>
+__device__ __forceinline__ void stage_vector(const T* stage, int v, T (&x)[Width]) {
+  const uint4 q = reinterpret_cast<const uint4*>(stage)[v];
+  __builtin_memcpy(x, &q, 16);
+}
+
+/// The elements of vector v of the last tile, `count` elements (fewer than a tile) starting at
 /// `global`: from the stage where the bulk copy put them, else from global memory, the op's
 /// identity past the end. Only the last tile reads global memory here, so nothing but the bulk
 /// copies writes a stage.
-template <class T>
-__device__ __forceinline__ void tile_vector(const T* stage, int v, const T* global, int count, const T& identity,
-                                            T (&x)[4]) {
-  if (4 * v + 4 <= (count & ~3)) {
-    const uint4 q = reinterpret_cast<const uint4*>(stage)[v];
-    __builtin_memcpy(x, &q, 16);
+template <class T, int Width>
+__device__ __forceinline__ void last_tile_vector(const T* stage, int v, const T* global, int count, const T& identity,
+                                                 T (&x)[Width]) {
+  if (Width * v + Width <= count - count % Width) {
+    stage_vector(stage, v, x);
   } else {
 #pragma unroll
-    for (int e = 0; e < 4; ++e) x[e] = 4 * v + e < count ? global[4 * v + e] : identity;
+    for (int e = 0; e < Width; ++e) x[e] = Width * v + e < count ? global[Width * v + e] : identity;
   }
 }
 
@@ -110,16 +128,17 @@ __device__ __forceinline__ void tile_vector(const T* stage, int v, const T* glob
 
 /// The look-ahead scan of in[0, n) into out (both 16-byte aligned; in may be out), from seed,
 /// inclusive or exclusive; *total (if not null) gets op(seed, all of in). Launched with
-/// LookaheadShape::threads threads, LookaheadShape::ring_bytes of dynamic shared memory and at most
-/// blocks_per_sm blocks a SM; `states` holds scan_tile_state_for of tiles of 4096 (the words start
+/// LookaheadShape<T>::threads threads, its ring_bytes of dynamic shared memory and at most
+/// blocks_per_sm blocks a SM; `states` holds scan_tile_state_for of its tiles (the words start
 /// empty for this epoch, the ticket slot zero, and the kernel leaves it zero).
 template <class T, class Op>
-__global__ void __launch_bounds__(LookaheadShape::threads, LookaheadShape::blocks_per_sm)
+__global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>::blocks_per_sm)
     lookahead_scan_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, bool exclusive, T seed, Op op,
                           T* total, TileStates<T> states) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using namespace lookahead;
-  using Shape = LookaheadShape;
+  using Shape = LookaheadShape<T>;
+  constexpr int width = Shape::vector_elements;
   constexpr int stages = Shape::stages, warps = Shape::compute_warps, rounds = Shape::rounds;
   constexpr int prefix_slots = Shape::prefix_slots;
   constexpr std::int64_t tile_size = Shape::tile_size;
@@ -162,7 +181,7 @@ __global__ void __launch_bounds__(LookaheadShape::threads, LookaheadShape::block
       }
       T* const stage = ring + s * tile_size;
       const std::int64_t first = t * tile_size;
-      const std::int64_t bulk = tile_whole_vectors(n - first);  // the last tile's tail: see tile_vector
+      const std::int64_t bulk = tile_whole_vectors<T>(n - first);  // the last tile's tail: see last_tile_vector
       if (lane == 0) {
         tile_of[s] = t;
         // The readers of the stage's previous tile are done (empty[s]); their generic-proxy reads come
@@ -177,44 +196,47 @@ __global__ void __launch_bounds__(LookaheadShape::threads, LookaheadShape::block
         barrier_arrive(&issued[s]);
       }
     }
-    if (lane == 0) {  // the last block to count itself out leaves the ticket slot zero for the next launch
-      __threadfence();
-      if (atomicAdd(states.tickets + 1, 1u) == gridDim.x - 1) {
-        __threadfence();
-        atomicExch(states.tickets, 0u);
-        atomicExch(states.tickets + 1, 0u);
-      }
-    }
+    if (lane == 0) count_out(states.tickets);
     return;
   }
 
+  // The reduce and compute warps wait for the data of their k-th tile (in stage k % stages):
+  // returns its index, or -1 when the block has no more tiles.
+  const auto wait_for_tile = [&](std::int64_t k) {
+    const int s = int(k % stages);
+    barrier_wait(&full[s], unsigned(k / stages) & 1u);
+    return tile_of[s];
+  };
+
   if (warp == warps + 1) {  // the reduce warp: each tile's aggregate, as soon as its data is in
     for (std::int64_t k = 0;; ++k) {
-      const int s = int(k % stages);
-      barrier_wait(&full[s], unsigned(k / stages) & 1u);
-      const std::int64_t t = tile_of[s];
+      const std::int64_t t = wait_for_tile(k);
       if (t < 0) break;
+      const int s = int(k % stages);
       const T* const stage = ring + s * tile_size;
       const std::int64_t first = t * tile_size;
-      T fold[4] = {identity, identity, identity, identity};
+      T fold[width];
+#pragma unroll
+      for (int e = 0; e < width; ++e) fold[e] = identity;
       if (first + tile_size <= n) {
 #pragma unroll 4
-        for (int v = lane; v < int(tile_size / 4); v += warp_size) {
-          const uint4 q = reinterpret_cast<const uint4*>(stage)[v];
-          T x[4];
-          __builtin_memcpy(x, &q, 16);
+        for (int v = lane; v < int(tile_size / width); v += warp_size) {
+          T x[width];
+          stage_vector(stage, v, x);
 #pragma unroll
-          for (int e = 0; e < 4; ++e) fold[e] = op(fold[e], x[e]);
+          for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
         }
       } else {
-        for (int v = lane; v < int(tile_size / 4); v += warp_size) {
-          T x[4];
-          tile_vector(stage, v, in + first, int(n - first), identity, x);
+        for (int v = lane; v < int(tile_size / width); v += warp_size) {
+          T x[width];
+          last_tile_vector(stage, v, in + first, int(n - first), identity, x);
 #pragma unroll
-          for (int e = 0; e < 4; ++e) fold[e] = op(fold[e], x[e]);
+          for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
         }
       }
-      T aggregate = op(op(fold[0], fold[1]), op(fold[2], fold[3]));
+      T aggregate = fold[0];
+#pragma unroll
+      for (int e = 1; e < width; ++e) aggregate = op(aggregate, fold[e]);
 #pragma unroll
       for (int offset = warp_size / 2; offset > 0; offset /= 2) aggregate = op(aggregate, shuffle_index(aggregate, lane ^ offset));
       barrier_arrive(&empty[s]);
@@ -269,32 +291,27 @@ __global__ void __launch_bounds__(LookaheadShape::threads, LookaheadShape::block
     return;
   }
 
-  // The compute warps: lane l of warp w takes elements 4 (w * rounds * 32 + r * 32 + l) .. + 3 in round r.
+  // The compute warps: lane l of warp w takes vector (w * rounds + r) * 32 + l of the tile in round r.
   for (std::int64_t k = 0;; ++k) {
-    const int s = int(k % stages);
-    barrier_wait(&full[s], unsigned(k / stages) & 1u);
-    const std::int64_t t = tile_of[s];
+    const std::int64_t t = wait_for_tile(k);
     if (t < 0) break;
+    const int s = int(k % stages);
     const T* const stage = ring + s * tile_size;
     const std::int64_t tile_first = t * tile_size;
     const bool whole = tile_first + tile_size <= n;
-    T value[rounds][4];
+    T value[rounds][width];
     T carry = identity;
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
       const int v = (warp * rounds + r) * warp_size + lane;
-      T x[4];
-      if (whole) {
-        const uint4 q = reinterpret_cast<const uint4*>(stage)[v];
-        __builtin_memcpy(x, &q, 16);
-      } else {
-        tile_vector(stage, v, in + tile_first, int(n - tile_first), identity, x);
-      }
-      T run[4];  // the lane's inclusive run
+      T x[width];
+      if (whole) stage_vector(stage, v, x);
+      else last_tile_vector(stage, v, in + tile_first, int(n - tile_first), identity, x);
+      T run[width];  // the lane's inclusive run
       run[0] = x[0];
 #pragma unroll
-      for (int e = 1; e < 4; ++e) run[e] = op(run[e - 1], x[e]);
-      T inclusive = run[3];
+      for (int e = 1; e < width; ++e) run[e] = op(run[e - 1], x[e]);
+      T inclusive = run[width - 1];
 #pragma unroll
       for (int offset = 1; offset < warp_size; offset *= 2) {
         const T up = shuffle_up(inclusive, offset);
@@ -303,7 +320,7 @@ __global__ void __launch_bounds__(LookaheadShape::threads, LookaheadShape::block
       T before = shuffle_up(inclusive, 1);
       before = op(carry, lane == 0 ? identity : before);
 #pragma unroll
-      for (int e = 0; e < 4; ++e)  // exclusive: each element gets the fold before it
+      for (int e = 0; e < width; ++e)  // exclusive: each element gets the fold before it
         value[r][e] = op(before, exclusive ? (e == 0 ? identity : run[e > 0 ? e - 1 : 0]) : run[e]);
       carry = op(carry, shuffle_index(inclusive, warp_size - 1));
     }
@@ -321,14 +338,14 @@ __global__ void __launch_bounds__(LookaheadShape::threads, LookaheadShape::block
     barrier_wait(&prefixed[ps], unsigned(k / prefix_slots) & 1u);
     const T tile_prefix = prefix_of[ps];
     const T offset = op(tile_prefix, warp_prefix);
-    const std::int64_t first = tile_first + std::int64_t(warp) * rounds * warp_size * 4;
+    const std::int64_t first = tile_first + std::int64_t(warp) * rounds * warp_size * width;
     if (whole) {
       uint4* const target = reinterpret_cast<uint4*>(out + first);
 #pragma unroll
       for (int r = 0; r < rounds; ++r) {
-        T y[4];
+        T y[width];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) y[e] = op(offset, value[r][e]);
+        for (int e = 0; e < width; ++e) y[e] = op(offset, value[r][e]);
         uint4 q;
         __builtin_memcpy(&q, y, 16);
         target[r * warp_size + lane] = q;
@@ -337,8 +354,8 @@ __global__ void __launch_bounds__(LookaheadShape::threads, LookaheadShape::block
 #pragma unroll
       for (int r = 0; r < rounds; ++r)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const std::int64_t i = first + (r * warp_size + lane) * 4 + e;
+        for (int e = 0; e < width; ++e) {
+          const std::int64_t i = first + (r * warp_size + lane) * width + e;
           if (i < n) out[i] = op(offset, value[r][e]);
         }
     }
@@ -349,49 +366,71 @@ __global__ void __launch_bounds__(LookaheadShape::threads, LookaheadShape::block
 #endif
 }
 
-/// Whether this build's lookahead_scan_kernel<T, Op> runs sm_90 code on the current device: a
-/// device of compute capability 9.0 or more, and code compiled for it (an older target's kernel is
-/// empty, also when the driver compiles its PTX for a newer device). Checked once per kernel.
+/// A fact about each of up to 64 devices, found once a device: whether find(device) held. A false
+/// is found again on the next call unless RememberFalse (a failed driver call may be retried).
+/// Devices past 64 find it on every call.
+template <bool RememberFalse>
+class PerDeviceFlag {
+ public:
+  template <class Find>
+  bool get(int device, const Find& find) {
+    const unsigned long long bit = device >= 0 && device < 64 ? 1ull << device : 0;
+    if ((known_.load(std::memory_order_acquire) & bit) != 0) return (value_.load(std::memory_order_relaxed) & bit) != 0;
+    const bool value = find(device);
+    if (value) value_.fetch_or(bit, std::memory_order_relaxed);
+    if (value || RememberFalse) known_.fetch_or(bit, std::memory_order_release);
+    return value;
+  }
+
+ private:
+  std::atomic<unsigned long long> known_{0}, value_{0};
+};
+
+/// Whether this build's lookahead_scan_kernel<T, Op> runs sm_90 code on `device` (the current one):
+/// a device of compute capability 9.0 or more, and code compiled for it (an older target's kernel
+/// is empty, also when the driver compiles its PTX for a newer device). Checked once a device.
 template <class T, class Op>
-bool lookahead_scan_compiled() {
-  static const bool compiled = [] {
+bool lookahead_scan_compiled(int device) {
+  static PerDeviceFlag<true> compiled;
+  return compiled.get(device, [](int) {
     cudaFuncAttributes attributes{};
     return cudaFuncGetAttributes(&attributes, lookahead_scan_kernel<T, Op>) == cudaSuccess &&
            attributes.binaryVersion >= 90 && attributes.ptxVersion >= 90;
-  }();
-  return compiled;
+  });
 }
 
-/// Whether a scan of n elements takes the look-ahead kernel on a device of sm_count SMs: when its
-/// blocks get 8 tiles each or more (13 M elements on 132 SMs). H200, through the calls, 2026-11-28:
-/// 7-14% slower than the default and lagged kernels at 2^22-2^23 (2.6-5 tiles a block), 1-5% faster
-/// at 2^24 (10), 7-10% at 2^26-2^28.
-inline bool takes_lookahead_scan(std::int64_t n, int sm_count) {
-  return n >= 8 * std::int64_t(sm_count) * LookaheadShape::blocks_per_sm * LookaheadShape::tile_size;
+/// Whether a scan of n elements of T takes the look-ahead kernel on a device of sm_count SMs: when
+/// its blocks get 8 tiles each or more (13 M 4-byte or 6.5 M 8-byte elements on 132 SMs). H200,
+/// through the calls: float, int32 (2026-11-28) 7-14% slower than the default and lagged kernels
+/// at 2^22-2^23 (2.6-5 tiles a block), 1-5% faster at 2^24 (10), 7-10% at 2^26-2^28; double, int64
+/// (2026-11-29) 2-9% faster than the fetched-ahead kernel at 2^23 (10 tiles a block), 5-7% at 2^24-2^28.
+template <class T>
+bool takes_lookahead_scan(std::int64_t n, int sm_count) {
+  using Shape = LookaheadShape<T>;
+  return n >= 8 * std::int64_t(sm_count) * Shape::blocks_per_sm * Shape::tile_size;
 }
 
-/// Enqueues lookahead_scan_kernel of in into out on `stream`; tile_state holds
-/// scan_tile_state_for of tiles of LookaheadShape::tile_size. Returns the launch's error code.
+/// Enqueues lookahead_scan_kernel of in into out on `stream` of `device` (the current one);
+/// tile_state holds scan_tile_state_for of tiles of LookaheadShape<T>::tile_size. Returns the
+/// launch's error code.
 template <class T, class Op>
-cudaError_t launch_lookahead_scan(cudaStream_t stream, const T* in, T* out, std::int64_t n, bool exclusive, T seed,
-                                  Op op, T* total, TileState tile_state, int sm_count) {
-  const std::int64_t tiles = (n + LookaheadShape::tile_size - 1) / LookaheadShape::tile_size;
+cudaError_t launch_lookahead_scan(cudaStream_t stream, int device, const T* in, T* out, std::int64_t n, bool exclusive,
+                                  T seed, Op op, T* total, TileState tile_state, int sm_count) {
+  using Shape = LookaheadShape<T>;
+  const std::int64_t tiles = (n + Shape::tile_size - 1) / Shape::tile_size;
   const auto kernel = lookahead_scan_kernel<T, Op>;
-  // The ring is over the 48 KiB a launch gets by default: raised once per device (a driver call on
+  // The ring is over the 48 KiB a launch gets by default: raised once a device (a driver call on
   // every launch cost ~4 us a call on an H200).
-  static std::atomic<unsigned long long> configured_devices{0};
-  int device = 0;
-  if (const cudaError_t error = cudaGetDevice(&device)) return error;
-  const unsigned long long bit = device < 64 ? 1ull << device : 0;
-  if (bit == 0 || (configured_devices.load(std::memory_order_acquire) & bit) == 0) {
-    if (const cudaError_t error =
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, LookaheadShape::ring_bytes))
-      return error;
-    configured_devices.fetch_or(bit, std::memory_order_release);
-  }
-  const std::int64_t grid = std::min(tiles, std::int64_t(sm_count > 0 ? sm_count : 1) * LookaheadShape::blocks_per_sm);
-  kernel<<<unsigned(grid), LookaheadShape::threads, LookaheadShape::ring_bytes, stream>>>(
-      in, out, n, tiles, exclusive, seed, op, total, TileStates<T>(tile_state, tiles));
+  static PerDeviceFlag<false> configured;
+  cudaError_t error = cudaSuccess;
+  if (!configured.get(device, [&](int) {
+        error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::ring_bytes);
+        return error == cudaSuccess;
+      }))
+    return error;
+  const std::int64_t grid = std::min(tiles, std::int64_t(sm_count > 0 ? sm_count : 1) * Shape::blocks_per_sm);
+  kernel<<<unsigned(grid), Shape::threads, Shape::ring_bytes, stream>>>(in, out, n, tiles, exclusive, seed, op, total,
+                                                                        TileStates<T>(tile_state, tiles));
   return cudaGetLastError();
 }
 

@@ -312,17 +312,20 @@ __device__ __forceinline__ void store_tile(const Sink& out, std::int64_t warp_fi
   }
 }
 
-/// A persistent block leaves: the last of the grid to count itself out (tickets[1]) zeroes the
-/// ticket slot for the next launch, once every block has taken its last ticket.
-__device__ __forceinline__ void release_tickets(unsigned* tickets) {
-  if (tickets != nullptr && threadIdx.x == 0) {
-    __threadfence();  // this block's tickets are taken before it counts itself out
-    if (atomicAdd(tickets + 1, 1u) == gridDim.x - 1) {
-      __threadfence();  // every block's tickets are taken before the slot is zeroed
-      atomicExch(tickets, 0u);
-      atomicExch(tickets + 1, 0u);
-    }
+/// One thread of a persistent block counts the block out once it has taken its last ticket: the
+/// last of the grid to count itself out (tickets[1]) zeroes the ticket slot for the next launch.
+__device__ __forceinline__ void count_out(unsigned* tickets) {
+  __threadfence();  // this block's tickets are taken before it counts itself out
+  if (atomicAdd(tickets + 1, 1u) == gridDim.x - 1) {
+    __threadfence();  // every block's tickets are taken before the slot is zeroed
+    atomicExch(tickets, 0u);
+    atomicExch(tickets + 1, 0u);
   }
+}
+
+/// A persistent block leaves (count_out by thread 0).
+__device__ __forceinline__ void release_tickets(unsigned* tickets) {
+  if (tickets != nullptr && threadIdx.x == 0) count_out(tickets);
 }
 
 /// Runs a block's tiles. begin(tile, buffer) loads the tile into shared-memory buffer 0 or 1,

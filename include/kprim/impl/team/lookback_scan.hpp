@@ -107,16 +107,14 @@ struct LookbackScanTiles {
     const auto get = [&](std::int64_t i) { return T(in(i)); };
 
     if (size == 1) {
-      T aggregate;
-      if constexpr (sum_scannable && std::is_floating_point_v<T>) {
-        // Contiguous floating point: 16 chains, 4 vectors of floats in flight against 2. One thread,
-        // 65536 elements in L2, 2-core AMD EPYC VM, 2026-11-28: float 0.096 -> 0.053 ns an element,
-        // double 0.104 -> 0.086 (perf_tests/results/README.md, "Host scans: larger tiles, more chains").
-        if (in.stride(0) == 1) aggregate = thread::fold_run<T, 16>(begin, end, get, op);
-        else aggregate = thread::fold_run<T>(begin, end, get, op);
-      } else {
-        aggregate = thread::fold_run<T>(begin, end, get, op);
-      }
+      // Contiguous floating point: 16 chains, 4 vectors of floats in flight against 2. One thread,
+      // 65536 elements in L2, 2-core AMD EPYC VM, 2026-11-28: float 0.096 -> 0.053 ns an element,
+      // double 0.104 -> 0.086 (perf_tests/results/README.md, "Host scans: larger tiles, more chains").
+      constexpr bool floating_sum = sum_scannable && std::is_floating_point_v<T>;
+      bool contiguous = false;
+      if constexpr (floating_sum) contiguous = in.stride(0) == 1;
+      const T aggregate = contiguous ? thread::fold_run<T, floating_sum ? 16 : 8>(begin, end, get, op)
+                                     : thread::fold_run<T>(begin, end, get, op);
       const T prefix = publish_and_look_back(team, tile, aggregate, slots, window_flags, window_values);
       if constexpr (requires { out.put.put_tile(begin, end, prefix); }) {
         if (exclusive) {  // the sink writes the whole tile itself (copy_if.hpp, parallel_scan.hpp)
