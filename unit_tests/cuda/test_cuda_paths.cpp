@@ -204,6 +204,22 @@ struct ThenAffine32 {
   }
 };
 
+/// The same maps mod 251 in 4 bytes.
+struct Affine16 {
+  std::int16_t a = 1, b = 0;
+  KOKKOS_FUNCTION friend bool operator==(const Affine16& x, const Affine16& y) { return x.a == y.a && x.b == y.b; }
+  friend const Affine16& operator+(const Affine16& f) { return f; }
+  friend std::ostream& operator<<(std::ostream& os, const Affine16& f) { return os << f.a << " x + " << f.b; }
+};
+
+struct ThenAffine16 {
+  static constexpr std::int32_t p = 251;
+  KOKKOS_FUNCTION Affine16 identity() const { return {}; }
+  KOKKOS_FUNCTION Affine16 operator()(const Affine16& f, const Affine16& g) const {
+    return {std::int16_t(std::int32_t(g.a) * f.a % p), std::int16_t((std::int32_t(g.a) * f.b + g.b) % p)};
+  }
+};
+
 }  // namespace
 
 TEMPLATE_LIST_TEST_CASE("CUDA paths: long scans (the lagged kernel), every type and op", "[cuda]", CudaValueOp) {
@@ -213,8 +229,8 @@ TEMPLATE_LIST_TEST_CASE("CUDA paths: long scans (the lagged kernel), every type 
 }
 
 namespace {
-/// Sizes around where long scans of 4- and 8-byte types with a commutative op move to the look-ahead
-/// kernel (sm_90 code on an sm_90 device; elsewhere they run lagged): its threshold, last tiles of 1
+/// Sizes around where long scans of 4- and 8-byte types move to the look-ahead kernel (sm_90 code on
+/// an sm_90 device; elsewhere they run lagged): its threshold, last tiles of 1
 /// and 3 elements (no bulk copy for 4-byte types; for 8-byte ones 3 is a vector and a tail), of a
 /// tile and 1 and of a tile less 3 (a bulk copy and a tail).
 template <class T>
@@ -223,7 +239,6 @@ std::vector<std::int64_t> lookahead_scan_sizes() {
   const int sm_count = current_sm_count();
   constexpr std::int64_t tile = cuda::LookaheadShape<T>::tile_size;
   const std::int64_t first = 8 * std::int64_t(sm_count) * cuda::LookaheadShape<T>::blocks_per_sm * tile;
-  static_assert(cuda::lookahead_scan_avail_v<T, kprim::Sum>);
   REQUIRE_FALSE(cuda::takes_lookahead_scan<T>(first - 1, sm_count));
   REQUIRE(cuda::takes_lookahead_scan<T>(first, sm_count));
   std::vector<std::int64_t> list{first - 1, first, first + 1, first + 3, first + tile + 1, first + 4 * tile - 3};
@@ -241,6 +256,42 @@ TEMPLATE_LIST_TEST_CASE("CUDA paths: long scans of 4- and 8-byte types with a co
     REQUIRE(cudaGetDevice(&device) == cudaSuccess);
     INFO("look-ahead kernel compiled for this device: " << (kprim::impl::cuda::lookahead_scan_compiled<T, Op>(device)));
     check_scans<T, Op>(lookahead_scan_sizes<T>(), {0}, {0}, case_name<TestType>().c_str());
+  }
+}
+
+/// Random affine maps (a in [1, p), b in [0, p)) scanned exclusive from `init` into a View, then
+/// inclusive in place, against the host's scans in order.
+template <class F, class Op>
+void check_affine_scans(const std::vector<std::int64_t>& sizes, const char* name) {
+  const Kokkos::Cuda space;
+  const Op op;
+  for (const std::int64_t n : sizes) {
+    std::mt19937_64 rng(n);
+    std::vector<F> host(n);
+    for (auto& f : host) f = {decltype(F::a)(1 + rng() % (Op::p - 1)), decltype(F::b)(rng() % Op::p)};
+    const auto in = to_space(space, host, "in");
+    Kokkos::View<F*, Kokkos::CudaSpace> out("out", n);
+    std::vector<F> expected(n);
+    const F init{7, 11};
+    std::exclusive_scan(host.begin(), host.end(), expected.begin(), init, op);
+    kprim::exclusive_scan(space, in, out, init, op);
+    INFO(name << ", n = " << n << ", exclusive");
+    REQUIRE(first_mismatch(to_host(out), expected) < 0);
+    std::inclusive_scan(host.begin(), host.end(), expected.begin(), op);
+    kprim::inclusive_scan(space, in, in, op);
+    INFO("in place, inclusive");
+    REQUIRE(first_mismatch(to_host(in), expected) < 0);
+  }
+}
+
+TEST_CASE("CUDA paths: long scans of non-commutative user ops (the look-ahead kernel)", "[cuda]") {
+  static_assert(kprim::impl::cuda::lookahead_scan_avail_v<Affine16, ThenAffine16>);
+  static_assert(kprim::impl::cuda::lookahead_scan_avail_v<Affine32, ThenAffine32>);
+  SECTION("4 bytes") {
+    check_affine_scans<Affine16, ThenAffine16>(lookahead_scan_sizes<Affine16>(), "affine maps mod 251 (4 bytes)");
+  }
+  SECTION("8 bytes") {
+    check_affine_scans<Affine32, ThenAffine32>(lookahead_scan_sizes<Affine32>(), "affine maps mod 46349 (8 bytes)");
   }
 }
 

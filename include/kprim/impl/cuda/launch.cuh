@@ -122,7 +122,7 @@ TileStateNeed scan_tile_state(std::int64_t n) {
 
 namespace detail {
 /// The single-pass scan of source into sink: for long scans of Views the look-ahead kernel (4- and
-/// 8-byte types in vectors with a commutative op, on sm_90) or the lagged one (in vectors, or element by
+/// 8-byte types in vectors, an op with an identity, on sm_90) or the lagged one (in vectors, or element by
 /// element from a strided or misaligned View into a contiguous one), the default one otherwise.
 template <class T, class Op, class Source, class Sink>
 void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Source& source, const Sink& sink,
@@ -138,8 +138,7 @@ void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Sour
                    "scan kernel launch");
     };
     using lagged = plain_lagged_scan_policy<T, typename Source::element_type>;
-    // Plain scans of 4- and 8-byte types with a commutative op take the look-ahead kernel on sm_90
-    // (lookahead_scan.cuh).
+    // Plain scans of 4- and 8-byte types take the look-ahead kernel on sm_90 (lookahead_scan.cuh).
     if constexpr (lookahead_scan_avail_v<T, Op> && std::is_same_v<Source, Input<T>>) {
       if (takes_lookahead_scan<T>(n, sm_count) && scan_moves_vectors<T, lagged>(source, sink) &&
           lookahead_scan_compiled<T, Op>(space.cuda_device())) {

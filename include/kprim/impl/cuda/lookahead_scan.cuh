@@ -1,6 +1,6 @@
 #pragma once
 // Device layer, hand-written CUDA, sm_90 and later: the look-ahead scan of long contiguous scans
-// of 4- and 8-byte types with a commutative op (float, double and integer sums, mins, maxes).
+// of 4- and 8-byte types with an op that has an identity (sums, mins, maxes, user ops).
 //
 // Persistent blocks (3 a SM), each with four roles and a ring of 4 tiles in shared memory:
 //   - a producer warp takes a ticket per tile and loads the tile with one bulk copy (TMA,
@@ -13,8 +13,9 @@
 //     walks back;
 //   - 8 compute warps scan each tile in registers (each lane a 16-byte vector a round, a warp scan
 //     of the lanes' folds), free the stage, wait for the look-ahead's prefix and store.
-// The loads of the next tiles stay in flight whatever a block waits for. The reduce warp folds a
-// tile in another order than the compute warps scan it, so the op must be commutative. No
+// The loads of the next tiles stay in flight whatever a block waits for. With a commutative op the
+// reduce and look-ahead warps fold in any order (each lane its own elements, the lanes at the end);
+// otherwise they fold the lanes of each step in lane order (a warp reduce a step). No
 // deadlock: a block waits only on aggregates of tiles with smaller tickets, all taken by running
 // blocks, whose data is already on its way and whose reduce warps wait on nothing else.
 // Every thread that reads a stage frees it itself (so racecheck sees each read released), and the
@@ -50,13 +51,12 @@ struct LookaheadShape {
 };
 
 /// Whether a scan of T with Op may take the look-ahead kernel (when the device and the build have
-/// sm_90): 4- and 8-byte types whose vectors hold whole elements, a commutative op with an identity.
+/// sm_90): 4- and 8-byte types whose vectors hold whole elements, an op with an identity.
 /// Scans of a narrower input into T (int32 counts into int64 offsets) keep the lagged kernel: the
 /// lanes' stores of two 16-byte vectors each ran 11-16% slower there (H200, 2026-11-29).
 template <class T, class Op>
 inline constexpr bool lookahead_scan_avail_v = (sizeof(T) == 4 || sizeof(T) == 8) && alignof(T) <= sizeof(T) &&
-                                               std::is_trivially_copyable_v<T> && is_commutative_v<Op> &&
-                                               HasIdentity<Op, T>;
+                                               std::is_trivially_copyable_v<T> && HasIdentity<Op, T>;
 
 namespace lookahead {
 
@@ -142,12 +142,16 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   constexpr int stages = Shape::stages, warps = Shape::compute_warps, rounds = Shape::rounds;
   constexpr int prefix_slots = Shape::prefix_slots;
   constexpr std::int64_t tile_size = Shape::tile_size;
+  constexpr bool commutative = is_commutative_v<Op>;
   extern __shared__ uint4 lookahead_ring[];
   T* const ring = reinterpret_cast<T*>(lookahead_ring);
   __shared__ unsigned long long full[stages], empty[stages], issued[stages], prefixed[prefix_slots];
   __shared__ std::int64_t tile_of[stages];
   __shared__ Slots<T, prefix_slots> prefix_of;
   __shared__ Slots<T, 2 * warps> warp_totals;  // two tiles' worth: a fast warp may write the next one's
+  constexpr int steps = int(tile_size / width) / warp_size;  // the reduce warp's steps a tile
+  static_assert(steps == warp_size, "the reduce warp's in-order fold takes a 32 x 32 table");
+  __shared__ Slots<T, commutative ? 1 : steps * (warp_size + 1)> step_folds;
   const int warp = int(threadIdx.x) / warp_size, lane = lane_id();
   const T identity = identity_of<T>(op);
   if (threadIdx.x == 0) {
@@ -215,30 +219,56 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       const int s = int(k % stages);
       const T* const stage = ring + s * tile_size;
       const std::int64_t first = t * tile_size;
-      T fold[width];
+      const bool whole = first + tile_size <= n;
+      T aggregate = identity;
+      if constexpr (commutative) {  // each lane its own vectors, in any order; the lanes at the end
+        T fold[width];
 #pragma unroll
-      for (int e = 0; e < width; ++e) fold[e] = identity;
-      if (first + tile_size <= n) {
+        for (int e = 0; e < width; ++e) fold[e] = identity;
+        if (whole) {
 #pragma unroll 4
-        for (int v = lane; v < int(tile_size / width); v += warp_size) {
-          T x[width];
-          stage_vector(stage, v, x);
+          for (int v = lane; v < int(tile_size / width); v += warp_size) {
+            T x[width];
+            stage_vector(stage, v, x);
 #pragma unroll
-          for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
+            for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
+          }
+        } else {
+          for (int v = lane; v < int(tile_size / width); v += warp_size) {
+            T x[width];
+            last_tile_vector(stage, v, in + first, int(n - first), identity, x);
+#pragma unroll
+            for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
+          }
         }
+        aggregate = fold[0];
+#pragma unroll
+        for (int e = 1; e < width; ++e) aggregate = op(aggregate, fold[e]);
+#pragma unroll
+        for (int offset = warp_size / 2; offset > 0; offset /= 2)
+          aggregate = op(aggregate, shuffle_index(aggregate, lane ^ offset));
       } else {
-        for (int v = lane; v < int(tile_size / width); v += warp_size) {
+        // In order: in step i lane l folds vector 32 i + l into row i, column l of a padded 32 x 32
+        // table; lane r then folds row r, and a warp reduce the rows (one reduce a tile: a reduce
+        // a step kept the aggregates late).
+#pragma unroll 4
+        for (int i = 0; i < steps; ++i) {
+          const int v = i * warp_size + lane;
           T x[width];
-          last_tile_vector(stage, v, in + first, int(n - first), identity, x);
+          if (whole) stage_vector(stage, v, x);
+          else last_tile_vector(stage, v, in + first, int(n - first), identity, x);
+          T fold = x[0];
 #pragma unroll
-          for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
+          for (int e = 1; e < width; ++e) fold = op(fold, x[e]);
+          step_folds[i * (warp_size + 1) + lane] = fold;
         }
+        __syncwarp();
+        T row = step_folds[lane * (warp_size + 1)];
+#pragma unroll 8
+        for (int c = 1; c < warp_size; ++c) row = op(row, step_folds[lane * (warp_size + 1) + c]);
+        __syncwarp();  // the rows are read before the next tile's steps write them
+        aggregate = warp_reduce(row, op);
       }
-      T aggregate = fold[0];
-#pragma unroll
-      for (int e = 1; e < width; ++e) aggregate = op(aggregate, fold[e]);
-#pragma unroll
-      for (int offset = warp_size / 2; offset > 0; offset /= 2) aggregate = op(aggregate, shuffle_index(aggregate, lane ^ offset));
       barrier_arrive(&empty[s]);
       if (lane == 0) states.publish(t, aggregate, tile_aggregate);
     }
@@ -276,11 +306,18 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
             }
         }
 #pragma unroll
-        for (int j = 0; j < Shape::batch; ++j) gap = op(gap, value[j]);
+        for (int j = 0; j < Shape::batch; ++j) {
+          // In order for a non-commutative op: word base + 32 j + lane, folded across the lanes
+          // (lane 0 keeps the gap); any order otherwise, folded across the lanes once at the end.
+          if constexpr (commutative) gap = op(gap, value[j]);
+          else gap = op(gap, warp_reduce(value[j], op));
+        }
       }
+      if constexpr (commutative) {
 #pragma unroll
-      for (int offset = warp_size / 2; offset > 0; offset /= 2) gap = op(gap, shuffle_index(gap, lane ^ offset));
-      running = op(running, gap);
+        for (int offset = warp_size / 2; offset > 0; offset /= 2) gap = op(gap, shuffle_index(gap, lane ^ offset));
+      }
+      running = op(running, gap);  // lane 0's is the prefix
       covered = t;
       if (lane == 0) {
         const int ps = int(k % prefix_slots);
