@@ -187,38 +187,30 @@ std::vector<std::int64_t> lagged_scan_sizes() {
   return list;
 }
 
-/// x -> a x + b (mod 46349) in 8 bytes; op(f, g) applies f, then g: associative, not commutative,
-/// and as wide as the lagged kernel takes.
-struct Affine32 {
-  std::int32_t a = 1, b = 0;
-  KOKKOS_FUNCTION friend bool operator==(const Affine32& x, const Affine32& y) { return x.a == y.a && x.b == y.b; }
-  friend const Affine32& operator+(const Affine32& f) { return f; }  // first_mismatch prints +value
-  friend std::ostream& operator<<(std::ostream& os, const Affine32& f) { return os << f.a << " x + " << f.b; }
+/// x -> a x + b (mod P) in two Ints; op(f, g) applies f, then g (computed in Wide): associative,
+/// not commutative, as wide as the lagged and look-ahead kernels take.
+template <class Int, class Wide, Wide P>
+struct Affine {
+  Int a = 1, b = 0;
+  KOKKOS_FUNCTION friend bool operator==(const Affine& x, const Affine& y) { return x.a == y.a && x.b == y.b; }
+  friend const Affine& operator+(const Affine& f) { return f; }  // first_mismatch prints +value
+  friend std::ostream& operator<<(std::ostream& os, const Affine& f) { return os << f.a << " x + " << f.b; }
 };
 
-struct ThenAffine32 {
-  static constexpr std::int64_t p = 46349;
-  KOKKOS_FUNCTION Affine32 identity() const { return {}; }
-  KOKKOS_FUNCTION Affine32 operator()(const Affine32& f, const Affine32& g) const {
-    return {std::int32_t(std::int64_t(g.a) * f.a % p), std::int32_t((std::int64_t(g.a) * f.b + g.b) % p)};
+template <class F, class Wide, Wide P>
+struct ThenAffine {
+  static constexpr Wide p = P;
+  KOKKOS_FUNCTION F identity() const { return {}; }
+  KOKKOS_FUNCTION F operator()(const F& f, const F& g) const {
+    using Int = decltype(F::a);
+    return {Int(Wide(g.a) * f.a % p), Int((Wide(g.a) * f.b + g.b) % p)};
   }
 };
 
-/// The same maps mod 251 in 4 bytes.
-struct Affine16 {
-  std::int16_t a = 1, b = 0;
-  KOKKOS_FUNCTION friend bool operator==(const Affine16& x, const Affine16& y) { return x.a == y.a && x.b == y.b; }
-  friend const Affine16& operator+(const Affine16& f) { return f; }
-  friend std::ostream& operator<<(std::ostream& os, const Affine16& f) { return os << f.a << " x + " << f.b; }
-};
-
-struct ThenAffine16 {
-  static constexpr std::int32_t p = 251;
-  KOKKOS_FUNCTION Affine16 identity() const { return {}; }
-  KOKKOS_FUNCTION Affine16 operator()(const Affine16& f, const Affine16& g) const {
-    return {std::int16_t(std::int32_t(g.a) * f.a % p), std::int16_t((std::int32_t(g.a) * f.b + g.b) % p)};
-  }
-};
+using Affine32 = Affine<std::int32_t, std::int64_t, 46349>;  // 8 bytes
+using ThenAffine32 = ThenAffine<Affine32, std::int64_t, 46349>;
+using Affine16 = Affine<std::int16_t, std::int32_t, 251>;  // 4 bytes
+using ThenAffine16 = ThenAffine<Affine16, std::int32_t, 251>;
 
 }  // namespace
 
@@ -298,24 +290,7 @@ TEST_CASE("CUDA paths: long scans of non-commutative user ops (the look-ahead ke
 TEST_CASE("CUDA paths: long scans of a non-commutative user op and of int32 counts into int64 offsets", "[cuda]") {
   static_assert(kprim::impl::cuda_spec_avail_v<Kokkos::Cuda, kprim::impl::Primitive::scan, Affine32, Affine32, ThenAffine32>);
   const Kokkos::Cuda space;
-  const ThenAffine32 op;
-  for (const std::int64_t n : lagged_scan_sizes<Affine32>()) {
-    std::mt19937_64 rng(n);
-    std::vector<Affine32> host(n);
-    for (auto& f : host) f = {std::int32_t(1 + rng() % 46348), std::int32_t(rng() % 46349)};
-    const auto in = to_space(space, host, "in");
-    Kokkos::View<Affine32*, Kokkos::CudaSpace> out("out", n);
-    std::vector<Affine32> expected(n);
-    const Affine32 init{7, 11};
-    std::exclusive_scan(host.begin(), host.end(), expected.begin(), init, op);
-    kprim::exclusive_scan(space, in, out, init, op);
-    INFO("affine maps, n = " << n << ", exclusive");
-    REQUIRE(first_mismatch(to_host(out), expected) < 0);
-    std::inclusive_scan(host.begin(), host.end(), expected.begin(), op);
-    kprim::inclusive_scan(space, in, in, op);
-    INFO("in place, inclusive");
-    REQUIRE(first_mismatch(to_host(in), expected) < 0);
-  }
+  check_affine_scans<Affine32, ThenAffine32>(lagged_scan_sizes<Affine32>(), "affine maps");
   for (const std::int64_t n : lagged_scan_sizes<std::int64_t, kprim::impl::cuda::plain_lagged_scan_policy<std::int64_t, std::int32_t>>()) {
     std::mt19937_64 rng(n + 1);
     std::vector<std::int32_t> counts(n);
