@@ -15,7 +15,8 @@
 //     of the lanes' folds), free the stage, wait for the look-ahead's prefix and store.
 // The loads of the next tiles stay in flight whatever a block waits for. With a commutative op the
 // reduce and look-ahead warps fold in any order (each lane its own elements, the lanes at the end);
-// otherwise they fold the lanes of each step in lane order (a warp reduce a step). No
+// otherwise in order (the reduce warp through a 32 x 32 table in shared memory, the look-ahead warp
+// with a warp reduce a row of tile words). No
 // deadlock: a block waits only on aggregates of tiles with smaller tickets, all taken by running
 // blocks, whose data is already on its way and whose reduce warps wait on nothing else.
 // Every thread that reads a stage frees it itself (so racecheck sees each read released), and the
@@ -53,7 +54,7 @@ struct LookaheadShape {
 /// Whether a scan of T with Op may take the look-ahead kernel (when the device and the build have
 /// sm_90): 4- and 8-byte types whose vectors hold whole elements, an op with an identity.
 /// Scans of a narrower input into T (int32 counts into int64 offsets) keep the lagged kernel: the
-/// lanes' stores of two 16-byte vectors each ran 11-16% slower there (H200, 2026-11-29).
+/// lanes' stores of two 16-byte vectors each ran 12-19% slower there (H200, 2026-11-29).
 template <class T, class Op>
 inline constexpr bool lookahead_scan_avail_v = (sizeof(T) == 4 || sizeof(T) == 8) && alignof(T) <= sizeof(T) &&
                                                std::is_trivially_copyable_v<T> && HasIdentity<Op, T>;
