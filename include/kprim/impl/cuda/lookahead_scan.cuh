@@ -12,14 +12,20 @@
 //     once, empty ones read again), so no tile waits for another's inclusive prefix and nothing
 //     walks back;
 //   - 8 compute warps scan each tile in registers (each lane a 16-byte vector a round, a warp scan
-//     of the lanes' folds), free the stage, wait for the look-ahead's prefix and store.
+//     of the lanes' folds), wait for the look-ahead's prefix, write the scanned tile back into its
+//     stage once the reduce warp has read it (mbarrier `reduced`) and store it with one bulk copy
+//     to global memory, which frees the stage. H200, 2026-11-29: the kernel 138 against 140 us at
+//     2^26 floats (ncu), 2-4% faster instrumented at 2^24-2^26; through the calls 0.98-1.01 of
+//     the time of stores from registers (perf_tests/results/README.md, "Bulk stores for the
+//     look-ahead scan").
 // The loads of the next tiles stay in flight whatever a block waits for. With a commutative op the
 // reduce and look-ahead warps fold in any order (each lane its own elements, the lanes at the end);
 // otherwise in order (the reduce warp through a 32 x 32 table in shared memory, the look-ahead warp
 // with a warp reduce a row of tile words). No
 // deadlock: a block waits only on aggregates of tiles with smaller tickets, all taken by running
 // blocks, whose data is already on its way and whose reduce warps wait on nothing else.
-// Every thread that reads a stage frees it itself (so racecheck sees each read released), and the
+// Every thread that reads a stage frees it itself (so racecheck sees each read released), the
+// compute warps' writes are fenced to the async proxy before the bulk store reads them, and the
 // producer fences the async proxy before each copy. H200, through the calls (perf_tests/results/
 // README.md, "A look-ahead scan with bulk copies", "8-byte types on the look-ahead kernel"): float
 // and int32 sums at 0.91 / 0.93 of a copy at 2^26 / 2^28 (1.24-1.27x CUB) against 0.84-0.85 for
@@ -93,6 +99,18 @@ __device__ __forceinline__ void bulk_load(void* shared, const void* global, unsi
                "l"(global), "r"(bytes), "r"(shared_address(bar))
                : "memory");
 }
+/// `bytes` (a multiple of 16) from shared to global memory, both 16-byte aligned, as one bulk
+/// group of the calling thread (bulk_wait_read: the shared memory may be written again).
+__device__ __forceinline__ void bulk_store(void* global, const void* shared, unsigned bytes) {
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(global), "r"(shared_address(shared)),
+               "r"(bytes)
+               : "memory");
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+/// The calling thread's bulk stores have read their shared memory.
+__device__ __forceinline__ void bulk_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
+/// The calling thread's bulk stores are done.
+__device__ __forceinline__ void bulk_wait() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
 #endif
 
 /// Elements of a tile of `count` elements (up to the tile size) that the bulk copy moves: its whole
@@ -146,7 +164,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   constexpr bool commutative = is_commutative_v<Op>;
   extern __shared__ uint4 lookahead_ring[];
   T* const ring = reinterpret_cast<T*>(lookahead_ring);
-  __shared__ unsigned long long full[stages], empty[stages], issued[stages], prefixed[prefix_slots];
+  __shared__ unsigned long long full[stages], empty[stages], issued[stages], reduced[stages], prefixed[prefix_slots];
   __shared__ std::int64_t tile_of[stages];
   __shared__ Slots<T, prefix_slots> prefix_of;
   __shared__ Slots<T, 2 * warps> warp_totals;  // two tiles' worth: a fast warp may write the next one's
@@ -162,6 +180,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       // reduce warp, the look-ahead): each release orders its own reads before the next bulk copy.
       barrier_init(&empty[s], (warps + 2) * warp_size);
       barrier_init(&issued[s], 1);
+      barrier_init(&reduced[s], warp_size);  // the reduce warp is done reading: the stage may be written
     }
     for (int s = 0; s < prefix_slots; ++s) barrier_init(&prefixed[s], 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -270,6 +289,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
         __syncwarp();  // the rows are read before the next tile's steps write them
         aggregate = warp_reduce(row, op);
       }
+      barrier_arrive(&reduced[s]);
       barrier_arrive(&empty[s]);
       if (lane == 0) states.publish(t, aggregate, tile_aggregate);
     }
@@ -362,7 +382,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
         value[r][e] = op(before, exclusive ? (e == 0 ? identity : run[e > 0 ? e - 1 : 0]) : run[e]);
       carry = op(carry, shuffle_index(inclusive, warp_size - 1));
     }
-    barrier_arrive(&empty[s]);  // the tile is in registers: the stage is free
+    if (!whole) barrier_arrive(&empty[s]);  // the tile is in registers: the stage is free
     if (lane == 0) warp_totals[int(k & 1) * warps + warp] = carry;
     asm volatile("bar.sync 1, %0;" ::"r"(warps * warp_size) : "memory");  // the compute warps only
     T warp_prefix = identity, tile_total = identity;
@@ -378,7 +398,10 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     const T offset = op(tile_prefix, warp_prefix);
     const std::int64_t first = tile_first + std::int64_t(warp) * rounds * warp_size * width;
     if (whole) {
-      uint4* const target = reinterpret_cast<uint4*>(out + first);
+      // The scanned tile goes back into its stage (each lane to the vectors it read) and out with
+      // one bulk store; the stage is freed once the store has read it.
+      uint4* const stage = reinterpret_cast<uint4*>(ring + s * tile_size);
+      barrier_wait(&reduced[s], unsigned(k / stages) & 1u);  // the reduce warp may still read it
 #pragma unroll
       for (int r = 0; r < rounds; ++r) {
         T y[width];
@@ -386,8 +409,16 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
         for (int e = 0; e < width; ++e) y[e] = op(offset, value[r][e]);
         uint4 q;
         __builtin_memcpy(&q, y, 16);
-        target[r * warp_size + lane] = q;
+        stage[(warp * rounds + r) * warp_size + lane] = q;
       }
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the writes before the store's reads
+      asm volatile("bar.sync 2, %0;" ::"r"(warps * warp_size) : "memory");
+      if (warp == 0 && lane == 0) {
+        bulk_store(out + tile_first, stage, unsigned(tile_size * sizeof(T)));
+        bulk_wait_read();
+      }
+      asm volatile("bar.sync 2, %0;" ::"r"(warps * warp_size) : "memory");  // the store has read the stage
+      barrier_arrive(&empty[s]);
     } else {  // the last tile, short
 #pragma unroll
       for (int r = 0; r < rounds; ++r)
@@ -399,6 +430,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     }
     if (total != nullptr && t == tiles - 1 && warp == 0 && lane == 0) *total = op(tile_prefix, tile_total);
   }
+  if (warp == 0 && lane == 0) bulk_wait();  // the block's stores are done before it leaves
 #else
   (void)in, (void)out, (void)n, (void)tiles, (void)exclusive, (void)seed, (void)op, (void)total, (void)states;
 #endif
