@@ -14,7 +14,7 @@
 //   - 8 compute warps scan each tile in registers (each lane a 16-byte vector a round, a warp scan
 //     of the lanes' folds), wait for the look-ahead's prefix, write the scanned tile back into its
 //     stage once the reduce warp has read it (mbarrier `reduced`) and store it with one bulk copy
-//     to global memory, which frees the stage. H200, 2026-11-29: the kernel 138 against 140 us at
+//     to global memory, which frees the stage. H200, 2026-11-29: the kernel 138 against 139-140 us at
 //     2^26 floats (ncu), 2-4% faster instrumented at 2^24-2^26; through the calls 0.98-1.01 of
 //     the time of stores from registers (perf_tests/results/README.md, "Bulk stores for the
 //     look-ahead scan").
