@@ -113,7 +113,9 @@ struct LookbackScanTiles {
       constexpr bool floating_sum = sum_scannable && std::is_floating_point_v<T>;
       bool contiguous = false;
       if constexpr (floating_sum) contiguous = in.stride(0) == 1;
-      const T aggregate = contiguous ? thread::fold_run<T, floating_sum ? 16 : 8>(begin, end, get, op)
+      // Without floating_sum both branches are one instance: the call compiles no fold it never runs.
+      constexpr int chains = floating_sum ? 16 : thread::default_fold_chains;
+      const T aggregate = contiguous ? thread::fold_run<T, chains>(begin, end, get, op)
                                      : thread::fold_run<T>(begin, end, get, op);
       const T prefix = publish_and_look_back(team, tile, aggregate, slots, window_flags, window_values);
       if constexpr (requires { out.put.put_tile(begin, end, prefix); }) {

@@ -36,9 +36,12 @@ KOKKOS_FORCEINLINE_FUNCTION T chain_start(const Op& op, const Get& get, std::int
 template <class Op, class T>
 inline constexpr std::int64_t chain_skip = HasIdentity<Op, T> ? 0 : 1;
 
+/// Chains of a fold unless a caller asks for more.
+inline constexpr int default_fold_chains = 8;
+
 /// op(get(begin), ..., get(end - 1)) with `Chains` independent chains when each gets at least 64
 /// elements, else one; identity for an empty run (which an op without identity must not be given).
-template <class T, int Chains = 8, class Get, class Op>
+template <class T, int Chains = default_fold_chains, class Get, class Op>
 KOKKOS_FUNCTION T fold_chains(std::int64_t begin, std::int64_t end, const Get& get, const Op& op) {
   constexpr int chains = Chains;
   constexpr std::int64_t skip = chain_skip<Op, T>;
@@ -77,7 +80,7 @@ inline constexpr std::int64_t fold_block = 2048;
 /// the order is kept for ops that are not commutative and long runs stay accurate; each block in
 /// HostChains chains (more pay where g++ keeps them in vectors: contiguous loads of floating
 /// point, whose adds take several cycles). GPU threads fold short runs, in chains only.
-template <class T, int HostChains = 8, class Get, class Op>
+template <class T, int HostChains = default_fold_chains, class Get, class Op>
 KOKKOS_FUNCTION T fold_run(std::int64_t begin, std::int64_t end, const Get& get, const Op& op) {
   KOKKOS_IF_ON_HOST((
     if (end - begin > fold_block) {
