@@ -177,7 +177,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     for (int s = 0; s < stages; ++s) {
       barrier_init(&full[s], 1);
       // Every thread that reads a stage or its tile index frees it itself (the compute warps, the
-      // reduce warp, the look-ahead): each release orders its own reads before the next bulk copy.
+      // reduce warp, the look-ahead): each release orders its own reads (and the compute warps'
+      // writes of a whole tile, once its bulk store has read them) before the next bulk copy.
       barrier_init(&empty[s], (warps + 2) * warp_size);
       barrier_init(&issued[s], 1);
       barrier_init(&reduced[s], warp_size);  // the reduce warp is done reading: the stage may be written
