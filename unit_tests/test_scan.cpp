@@ -299,9 +299,11 @@ void check_scans_into_window(const Space& space, const std::vector<T>& host, con
   }
 }
 
-/// Past the output size from which host spaces write with streaming stores (32 MiB), and odd.
+/// Past the output size from which host spaces write with streaming stores (32 MiB: above the
+/// threshold, host_streaming_bytes, and the VM's last-level cache), and odd.
 template <class T>
 std::int64_t larger_than_caches() {
+  static_assert(kprim::impl::host_streaming_bytes <= (std::size_t(32) << 20));
   return (std::int64_t(32) << 20) / std::int64_t(sizeof(T)) + 4099;
 }
 

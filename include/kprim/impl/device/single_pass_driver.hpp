@@ -53,9 +53,11 @@ std::int64_t host_scan_tile(std::int64_t n, int threads) {
 
 /// Output bytes from which the host look-back scan writes a contiguous View with streaming stores
 /// (no read of each line before it is written). 2-core Intel Xeon VM, OpenMP, 2026-11-25, int32
-/// counts -> int64 CRS offsets at 2^24: 14.3 ms with plain stores, 10.0 ms streamed. Below a few
-/// times the last-level cache a plain store may stay cached for the next reader: 32 MiB.
-inline constexpr std::size_t host_streaming_bytes = std::size_t(32) << 20;
+/// counts -> int64 CRS offsets at 2^24: 14.3 ms with plain stores, 10.0 ms streamed. 16 MiB: then
+/// input and output together fill a 32 MiB last-level cache, and float / int32 scans of 2^22
+/// elements ran 12-24% faster streamed than at the former 32 MiB (2-core AMD EPYC VM, 2026-11-28
+/// and 2026-11-29, perf_tests/results/README.md, "The host streaming threshold").
+inline constexpr std::size_t host_streaming_bytes = std::size_t(16) << 20;
 
 /// One launch of team::LookbackScanTiles, one team per tile; temporaries: the ticket, one flag,
 /// aggregate and inclusive prefix per tile (flags and ticket zeroed first).
