@@ -292,7 +292,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       }
       barrier_arrive(&reduced[s]);
       barrier_arrive(&empty[s]);
-      if (lane == 0) states.publish(t, aggregate, tile_aggregate);
+      if (lane == 0) states.template publish<TileWrite::store>(t, aggregate, tile_aggregate);  // written once
     }
     return;
   }

@@ -132,6 +132,39 @@ inline constexpr TileWordKind tile_word_kind_v =
     tile_word_payload_v<T> <= 4 ? TileWordKind::narrow
                                 : (tile_word_payload_v<T> <= 12 ? TileWordKind::wide : TileWordKind::split);
 
+/// How a tile word is written: `exchange` (an atomic exchange) where a tile writes its word twice
+/// (its aggregate, then its inclusive prefix), `store` (a strong store) where it writes it once.
+/// H200, 2026-11-29: a second strong store to a word that other blocks poll cost a float scan 18-21%
+/// of its time at 2^26, a second exchange 3-4% (instrumented); through the calls the kernels that
+/// write twice ran 2-8% faster with exchanges (perf_tests/results/README.md, "Tile words by atomic
+/// exchange"). The look-ahead kernel writes once, and keeps the store it was measured with.
+enum class TileWrite { exchange, store };
+
+template <TileWrite Write>
+__device__ __forceinline__ void write_tile_bits(void* word, unsigned long long bits) {
+  if constexpr (Write == TileWrite::exchange)
+    asm volatile("{\n .reg .b64 previous;\n atom.relaxed.gpu.global.exch.b64 previous, [%0], %1;\n}" ::"l"(word),
+                 "l"(bits)
+                 : "memory");
+  else
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(word), "l"(bits) : "memory");
+}
+/// The 16-byte form (the exchange needs sm_90; a strong store before).
+template <TileWrite Write>
+__device__ __forceinline__ void write_tile_bits(void* word, unsigned long long low, unsigned long long high) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if constexpr (Write == TileWrite::exchange) {
+    asm volatile(
+        "{\n .reg .b128 value, previous;\n mov.b128 value, {%1, %2};\n"
+        " atom.relaxed.gpu.global.exch.b128 previous, [%0], value;\n}" ::"l"(word),
+        "l"(low), "l"(high)
+        : "memory");
+    return;
+  }
+#endif
+  asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(word), "l"(low), "l"(high) : "memory");
+}
+
 /// A tile's status and value in one word, written and read with one instruction, so a reader
 /// never sees a flag without its value and needs no fence (one L2 round trip per look-back
 /// window instead of flag, fence, value). Up to 4-byte T: value in the low half of a 64-bit word;
@@ -147,11 +180,12 @@ template <class T>
 struct alignas(8) TileWord<T, TileWordKind::narrow> {
   static constexpr std::uint32_t flag_offset = 4;
   unsigned long long bits;
+  template <TileWrite Write = TileWrite::exchange>
   __device__ static void publish(TileWord* word, T value, unsigned status, unsigned epoch = 0) {
     unsigned value_bits = 0;
     __builtin_memcpy(&value_bits, &value, sizeof(T));
     const unsigned long long bits = (static_cast<unsigned long long>(tile_flag(status, epoch)) << 32) | value_bits;
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(word), "l"(bits) : "memory");
+    write_tile_bits<Write>(word, bits);
   }
   __device__ static void read(const TileWord* word, T& value, unsigned& status, unsigned epoch = 0) {
     unsigned long long bits;
@@ -168,6 +202,7 @@ struct alignas(16) TileWord<T, TileWordKind::wide> {
   static constexpr std::size_t payload = tile_word_payload_v<T>;
   static constexpr std::uint32_t flag_offset = 8;
   unsigned long long bits, flag;
+  template <TileWrite Write = TileWrite::exchange>
   __device__ static void publish(TileWord* word, T value, unsigned status, unsigned epoch = 0) {
     unsigned char bytes[16] = {};
     __builtin_memcpy(bytes, &value, payload);
@@ -175,9 +210,7 @@ struct alignas(16) TileWord<T, TileWordKind::wide> {
     unsigned tail;
     __builtin_memcpy(&value_bits, bytes, 8);
     __builtin_memcpy(&tail, bytes + 8, 4);
-    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(word), "l"(value_bits),
-                 "l"((static_cast<unsigned long long>(tail) << 32) | tile_flag(status, epoch))
-                 : "memory");
+    write_tile_bits<Write>(word, value_bits, (static_cast<unsigned long long>(tail) << 32) | tile_flag(status, epoch));
   }
   __device__ static void read(const TileWord* word, T& value, unsigned& status, unsigned epoch = 0) {
     unsigned long long value_bits, flag_bits;
@@ -200,6 +233,7 @@ struct alignas(16) TileWord<T, TileWordKind::split> {
   unsigned aggregate_words[words];
   unsigned inclusive_words[words];
   unsigned flag;
+  template <TileWrite = TileWrite::exchange>  // value, fence, flag whatever the caller's choice
   __device__ static void publish(TileWord* word, T value, unsigned status, unsigned epoch = 0) {
     unsigned bits[words] = {};
     __builtin_memcpy(bits, &value, sizeof(T));
@@ -248,8 +282,9 @@ struct TileStates {
     words = reinterpret_cast<TileWord<T>*>(state.data + 16);
     epoch = state.epoch;
   }
+  template <TileWrite Write = TileWrite::exchange>
   __device__ void publish(std::int64_t tile, const T& value, unsigned status) const {
-    TileWord<T>::publish(words + tile, value, status, epoch);
+    TileWord<T>::template publish<Write>(words + tile, value, status, epoch);
   }
   __device__ void read(std::int64_t tile, T& value, unsigned& status) const {
     TileWord<T>::read(words + tile, value, status, epoch);
