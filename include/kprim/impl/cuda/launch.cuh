@@ -140,12 +140,13 @@ void launch_any_scan(const char* function, const Kokkos::Cuda& space, const Sour
     using lagged = plain_lagged_scan_policy<T, typename Source::element_type>;
     // Plain scans of 4- and 8-byte types take the look-ahead kernel on sm_90 (lookahead_scan.cuh).
     if constexpr (lookahead_scan_avail_v<T, Op> && std::is_same_v<Source, Input<T>>) {
+      const int device = space.cuda_device();
       if (takes_lookahead_scan<T>(n, sm_count) && scan_moves_vectors<T, lagged>(source, sink) &&
-          lookahead_scan_compiled<T, Op>(space.cuda_device())) {
+          lookahead_scan_compiled<T, Op>(device)) {
         check_tiles(function, (n + LookaheadShape<T>::tile_size - 1) / LookaheadShape<T>::tile_size, n, "scan");
         const ToolsKernel announce("kprim::cuda::lookahead_scan_kernel", space);
         check_launch(function,
-                     int(launch_lookahead_scan<T, Op>(space.cuda_stream(), space.cuda_device(), source.data, sink.data,
+                     int(launch_lookahead_scan<T, Op>(space.cuda_stream(), device, source.data, sink.data,
                                                       n, exclusive, seed, op, total, tile_state, sm_count)),
                      "scan kernel launch");
         return;

@@ -397,7 +397,6 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     barrier_wait(&prefixed[ps], unsigned(k / prefix_slots) & 1u);
     const T tile_prefix = prefix_of[ps];
     const T offset = op(tile_prefix, warp_prefix);
-    const std::int64_t first = tile_first + std::int64_t(warp) * rounds * warp_size * width;
     if (whole) {
       // The scanned tile goes back into its stage (each lane to the vectors it read) and out with
       // one bulk store; the stage is freed once the store has read it.
@@ -420,7 +419,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       }
       asm volatile("bar.sync 2, %0;" ::"r"(warps * warp_size) : "memory");  // the store has read the stage
       barrier_arrive(&empty[s]);
-    } else {  // the last tile, short
+    } else {  // the last tile, short: each lane its elements, from the warp's first
+      const std::int64_t first = tile_first + std::int64_t(warp) * rounds * warp_size * width;
 #pragma unroll
       for (int r = 0; r < rounds; ++r)
 #pragma unroll

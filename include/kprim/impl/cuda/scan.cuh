@@ -135,9 +135,10 @@ inline constexpr TileWordKind tile_word_kind_v =
 /// How a tile word is written: `exchange` (an atomic exchange) where a tile writes its word twice
 /// (its aggregate, then its inclusive prefix), `store` (a strong store) where it writes it once.
 /// H200, 2026-11-29: a second strong store to a word that other blocks poll cost a float scan 18-21%
-/// of its time at 2^26, a second exchange 3-4% (instrumented); through the calls the kernels that
-/// write twice ran 2-8% faster with exchanges (perf_tests/results/README.md, "Tile words by atomic
-/// exchange"). The look-ahead kernel writes once, and keeps the store it was measured with.
+/// of its time at 2^26, a second exchange 3-4% (instrumented); through the calls the default,
+/// lagged, segmented and bitwise kernels ran up to 8% faster with exchanges (compaction not timed;
+/// perf_tests/results/README.md, "Tile words by atomic exchange; the look-ahead walking back").
+/// The look-ahead kernel writes once, and keeps the store it was measured with.
 enum class TileWrite { exchange, store };
 
 template <TileWrite Write>
