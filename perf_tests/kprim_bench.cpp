@@ -1268,8 +1268,9 @@ void segmented(benchmark::State& state, bool scan, const std::string& impl, cons
 }
 
 /// The segmented scan on an application's calls, segments of the ~1000 mix: int32 counts into
-/// int64 offsets restarting per segment (exclusive), floats read from a strided column, and
-/// fixed-size segments of 1000 floats. Peer: Kokkos' team per segment doing the same work.
+/// int64 offsets restarting per segment (exclusive), floats read from a strided column,
+/// fixed-size segments of 1000 floats, an exclusive float scan and a double one. Peer: Kokkos'
+/// team per segment doing the same work.
 template <class In, class T, bool Exclusive, bool Strided, bool Fixed>
 void segmented_scan_call(benchmark::State& state, const std::string& impl, const std::string& variant, std::int64_t n) {
   using policy = Kokkos::TeamPolicy<Space>;
@@ -1366,6 +1367,8 @@ void register_segmented(std::int64_t n) {
     add("1000_int32_to_int64_exclusive", "int32", segmented_scan_call<std::int32_t, std::int64_t, true, false, false>);
     add("1000_strided", "float", segmented_scan_call<float, float, false, true, false>);
     add("fixed_1000", "float", segmented_scan_call<float, float, false, false, true>);
+    add("1000_exclusive", "float", segmented_scan_call<float, float, true, false, false>);
+    add("1000_double", "double", segmented_scan_call<double, double, false, false, false>);
   }
 }
 

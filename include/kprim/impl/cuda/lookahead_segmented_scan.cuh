@@ -1,0 +1,251 @@
+#pragma once
+// Device layer, hand-written CUDA, sm_90 and later: long segmented scans on the look-ahead kernel's
+// pipeline (lookahead_scan.cuh): the same producer (bulk loads into a ring of 4 tiles), look-ahead
+// warp and bulk stores, with (value, has-head) pairs in the tile words:
+//   - the reduce warp finds the tile's last head in the head bits and folds the elements from it
+//     on (every element, in order or not as the op allows, those before it masked to the identity):
+//     the pair (that fold, whether the tile holds a head) is the tile's word;
+//   - the look-ahead warp folds the pairs of the tiles before the block's next one in order (the
+//     segmented op does not commute);
+//   - each compute lane folds its vector from its last head on, the warp scans the lanes' pairs
+//     (value and flag shuffled apart), and each element keeps its value from the warp's start and
+//     whether a head lies between, so the tile's prefix is applied only where none does.
+// Tiles wholly inside the segments go out with one bulk store; the others element by element,
+// only the elements that belong to a segment. The segmented scans of segmented_scan.cuh take this
+// kernel for 4- and 8-byte T read as T, contiguous and 16-byte aligned, with an op that has an
+// identity, from where the plain scan takes the look-ahead kernel (takes_lookahead_scan).
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include <kprim/impl/cuda/lookahead_scan.cuh>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace kprim::impl::cuda {
+
+/// Whether a segmented scan of In into T with Op may take the look-ahead kernel (on sm_90): T read
+/// as T, and what the plain look-ahead scan takes (4- or 8-byte T, an op with an identity).
+template <class T, class In, class Op>
+inline constexpr bool lookahead_segmented_scan_avail_v = std::is_same_v<T, In> && lookahead_scan_avail_v<T, Op>;
+
+/// The segmented look-ahead scan of in[0, n) into out (both 16-byte aligned; in may be out),
+/// restarting at every head (heads.run_heads<Bits>(first, n), first a multiple of Bits), writing
+/// only the elements in [heads.covered_begin(), heads.covered_end()). Inclusive: op over the
+/// element's segment up to it; Exclusive: op(init, the same up to the element before), init at a
+/// head. Pair / PairOp: the (value, head) pair and its segmented op. Launched as
+/// lookahead_scan_kernel<T, Op> is; `states` holds scan_tile_state_for<Pair> of its tiles.
+template <class T, class Pair, class PairOp, class Op, class Heads, bool Exclusive>
+__global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>::blocks_per_sm)
+    lookahead_segmented_scan_kernel(const T* in, T* out, Heads heads, std::int64_t n, std::int64_t tiles, T init,
+                                    Op op, TileStates<Pair> states) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using namespace lookahead;
+  using Shape = LookaheadShape<T>;
+  constexpr int width = Shape::vector_elements;
+  constexpr int stages = Shape::stages, warps = Shape::compute_warps, rounds = Shape::rounds;
+  constexpr int prefix_slots = Shape::prefix_slots;
+  constexpr std::int64_t tile_size = Shape::tile_size;
+  constexpr bool commutative = is_commutative_v<Op>;
+  // Pair words a look-ahead lane has in flight: as many bytes as the plain kernel's.
+  constexpr int batch = sizeof(Pair) <= 8 ? 4 : 2;
+  static_assert(rounds * width <= 32, "a lane's element flags take one 32-bit mask");
+  extern __shared__ uint4 lookahead_ring[];
+  T* const ring = reinterpret_cast<T*>(lookahead_ring);
+  __shared__ unsigned long long full[stages], empty[stages], issued[stages], reduced[stages], prefixed[prefix_slots];
+  __shared__ std::int64_t tile_of[stages];
+  __shared__ Slots<Pair, prefix_slots> prefix_of;
+  __shared__ Slots<Pair, 2 * warps> warp_totals;  // two tiles' worth: a fast warp may write the next one's
+  __shared__ Slots<T, commutative ? 1 : warp_size * (warp_size + 1)> step_folds;
+  const int warp = int(threadIdx.x) / warp_size, lane = lane_id();
+  const PairOp pair_op{op};
+  const T identity = identity_of<T>(op);
+  const Pair no_pair = pair_op.identity();
+  if (threadIdx.x == 0) init_barriers<Shape>(full, empty, issued, reduced, prefixed);
+  __syncthreads();
+
+  if (warp == warps) {  // the producer
+    produce_tiles<Shape>(in, n, tiles, states.tickets, ring, full, empty, issued, tile_of, lane);
+    return;
+  }
+
+  const auto wait_for_tile = [&](std::int64_t k) {
+    const int s = int(k % stages);
+    barrier_wait(&full[s], unsigned(k / stages) & 1u);
+    return tile_of[s];
+  };
+
+  if (warp == warps + 1) {  // the reduce warp: each tile's pair, as soon as its data is in
+    for (std::int64_t k = 0;; ++k) {
+      const std::int64_t t = wait_for_tile(k);
+      if (t < 0) break;
+      const int s = int(k % stages);
+      const std::int64_t first = t * tile_size;
+      // 1 + the position of the tile's last head (0: none), lane l looking at words l, l + 32, ...
+      unsigned last = 0;
+      for (int w = lane; w < int(tile_size / 32); w += warp_size) {
+        const std::uint64_t bits = heads.template run_heads<32>(first + 32 * std::int64_t(w), n);
+        if (bits != 0) last = unsigned(32 * w + 64 - __clzll(static_cast<long long>(bits)));
+      }
+      last = __reduce_max_sync(full_warp_mask, last);
+      const int from = last == 0 ? 0 : int(last) - 1;
+      const T fold = fold_tile<Shape, commutative, true>(ring + s * tile_size, in + first, n - first, identity, op,
+                                                         from, step_folds.data(), lane);
+      barrier_arrive(&reduced[s]);
+      barrier_arrive(&empty[s]);
+      if (lane == 0) states.template publish<TileWrite::store>(t, Pair{fold, last != 0 ? 1u : 0u}, tile_aggregate);
+    }
+    return;
+  }
+
+  if (warp == warps + 2) {  // the look-ahead: the pair over every tile before the block's next one
+    look_ahead_tiles<Shape, batch, false>(states, no_pair, no_pair, pair_op, issued, empty, prefixed, tile_of,
+                                          prefix_of, lane);
+    return;
+  }
+
+  const auto shuffle_pair_up = [](const Pair& p, int offset) {
+    return Pair{shuffle_up(p.value, offset), shuffle_up(p.head, offset)};
+  };
+  // The compute warps: lane l of warp w takes vector (w * rounds + r) * 32 + l of the tile in round r.
+  for (std::int64_t k = 0;; ++k) {
+    const std::int64_t t = wait_for_tile(k);
+    if (t < 0) break;
+    const int s = int(k % stages);
+    const T* const stage = ring + s * tile_size;
+    const std::int64_t tile_first = t * tile_size;
+    const bool whole = tile_first + tile_size <= n;
+    const std::int64_t covered_begin = heads.covered_begin(), covered_end = heads.covered_end();
+    const bool bulk = whole && tile_first >= covered_begin && tile_first + tile_size <= covered_end;
+    // Element (r, e): value[r][e] is op over its segment's elements from the warp's first (up to it,
+    // or before it when Exclusive); bit r * width + e of `headed`: a head lies in that span, of
+    // `starts`: the element is a head.
+    T value[rounds][width];
+    unsigned headed = 0, starts = 0;
+    Pair carry = no_pair;
+#pragma unroll
+    for (int r = 0; r < rounds; ++r) {
+      const int v = (warp * rounds + r) * warp_size + lane;
+      T x[width];
+      if (whole) stage_vector(stage, v, x);
+      else last_tile_vector(stage, v, in + tile_first, int(n - tile_first), identity, x);
+      const unsigned h = unsigned(heads.template run_heads<width>(tile_first + std::int64_t(v) * width, n));
+      T lane_fold = x[0];  // the lane's vector from its last head on
+#pragma unroll
+      for (int e = 1; e < width; ++e) lane_fold = (h >> e) & 1u ? x[e] : T(op(lane_fold, x[e]));
+      Pair inclusive{lane_fold, h != 0 ? 1u : 0u};
+#pragma unroll
+      for (int offset = 1; offset < warp_size; offset *= 2) {
+        const Pair up = shuffle_pair_up(inclusive, offset);
+        if (lane >= offset) inclusive = pair_op(up, inclusive);
+      }
+      Pair span = shuffle_pair_up(inclusive, 1);
+      span = pair_op(carry, lane == 0 ? no_pair : span);  // the warp's elements before the lane's vector
+#pragma unroll
+      for (int e = 0; e < width; ++e) {
+        const unsigned head = (h >> e) & 1u;
+        if constexpr (Exclusive) {
+          value[r][e] = span.value;
+          headed |= (span.head != 0 ? 1u : 0u) << (r * width + e);
+          starts |= head << (r * width + e);
+        }
+        span = head ? Pair{x[e], 1u} : Pair{T(op(span.value, x[e])), span.head};
+        if constexpr (!Exclusive) {
+          value[r][e] = span.value;
+          headed |= (span.head != 0 ? 1u : 0u) << (r * width + e);
+        }
+      }
+      carry = pair_op(carry, Pair{shuffle_index(inclusive.value, warp_size - 1),
+                                  shuffle_index(inclusive.head, warp_size - 1)});
+    }
+    if (!bulk) barrier_arrive(&empty[s]);  // the tile is in registers: the stage is free
+    if (lane == 0) warp_totals[int(k & 1) * warps + warp] = carry;
+    asm volatile("bar.sync 1, %0;" ::"r"(warps * warp_size) : "memory");  // the compute warps only
+    Pair warp_prefix = no_pair;
+#pragma unroll
+    for (int w = 0; w < warps; ++w)
+      if (w < warp) warp_prefix = pair_op(warp_prefix, warp_totals[int(k & 1) * warps + w]);
+    const int ps = int(k % prefix_slots);
+    barrier_wait(&prefixed[ps], unsigned(k / prefix_slots) & 1u);
+    const T offset = pair_op(prefix_of[ps], warp_prefix).value;  // op over the segment before the warp's first
+    const auto result = [&](int r, int e) {
+      const int bit = r * width + e;
+      const T y = (headed >> bit) & 1u ? value[r][e] : T(op(offset, value[r][e]));
+      if constexpr (Exclusive) return (starts >> bit) & 1u ? init : T(op(init, y));
+      else return y;
+    };
+    if (bulk) {
+      uint4* const stage_vectors = reinterpret_cast<uint4*>(ring + s * tile_size);
+      barrier_wait(&reduced[s], unsigned(k / stages) & 1u);  // the reduce warp may still read it
+#pragma unroll
+      for (int r = 0; r < rounds; ++r) {
+        T y[width];
+#pragma unroll
+        for (int e = 0; e < width; ++e) y[e] = result(r, e);
+        uint4 q;
+        __builtin_memcpy(&q, y, 16);
+        stage_vectors[(warp * rounds + r) * warp_size + lane] = q;
+      }
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the writes before the store's reads
+      asm volatile("bar.sync 2, %0;" ::"r"(warps * warp_size) : "memory");
+      if (warp == 0 && lane == 0) {
+        bulk_store(out + tile_first, stage_vectors, unsigned(tile_size * sizeof(T)));
+        bulk_wait_read();
+      }
+      asm volatile("bar.sync 2, %0;" ::"r"(warps * warp_size) : "memory");  // the store has read the stage
+      barrier_arrive(&empty[s]);
+    } else {  // each lane its elements that belong to a segment, from the warp's first
+      const std::int64_t first = tile_first + std::int64_t(warp) * rounds * warp_size * width;
+      const std::int64_t end = covered_end < n ? covered_end : n;
+#pragma unroll
+      for (int r = 0; r < rounds; ++r)
+#pragma unroll
+        for (int e = 0; e < width; ++e) {
+          const std::int64_t i = first + (r * warp_size + lane) * width + e;
+          if (i >= covered_begin && i < end) out[i] = result(r, e);
+        }
+    }
+  }
+  if (warp == 0 && lane == 0) bulk_wait();  // the block's stores are done before it leaves
+#else
+  (void)in, (void)out, (void)heads, (void)n, (void)tiles, (void)init, (void)op, (void)states;
+#endif
+}
+
+/// Whether this build's lookahead_segmented_scan_kernel runs sm_90 code on `device` (the current
+/// one), checked once a device.
+template <class T, class Pair, class PairOp, class Op, class Heads, bool Exclusive>
+bool lookahead_segmented_scan_compiled(int device) {
+  static PerDeviceFlag<true> compiled;
+  return compiled.get(device, [](int) {
+    return has_sm90_code(
+        reinterpret_cast<const void*>(lookahead_segmented_scan_kernel<T, Pair, PairOp, Op, Heads, Exclusive>));
+  });
+}
+
+/// Enqueues lookahead_segmented_scan_kernel of in into out on `stream` of `device` (the current
+/// one); tile_state holds scan_tile_state_for<Pair> of tiles of LookaheadShape<T>::tile_size.
+/// Returns the launch's error code.
+template <bool Exclusive, class Pair, class PairOp, class T, class Op, class Heads>
+cudaError_t launch_lookahead_segmented_scan(cudaStream_t stream, int device, const T* in, T* out, const Heads& heads,
+                                            std::int64_t n, const T& init, const Op& op, TileState tile_state,
+                                            int sm_count) {
+  using Shape = LookaheadShape<T>;
+  const std::int64_t tiles = (n + Shape::tile_size - 1) / Shape::tile_size;
+  const auto kernel = lookahead_segmented_scan_kernel<T, Pair, PairOp, Op, Heads, Exclusive>;
+  static PerDeviceFlag<false> configured;  // the ring's shared memory, raised once a device
+  cudaError_t error = cudaSuccess;
+  if (!configured.get(device, [&](int) {
+        error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::ring_bytes);
+        return error == cudaSuccess;
+      }))
+    return error;
+  const std::int64_t grid = std::min(tiles, std::int64_t(sm_count > 0 ? sm_count : 1) * Shape::blocks_per_sm);
+  kernel<<<unsigned(grid), Shape::threads, Shape::ring_bytes, stream>>>(in, out, heads, n, tiles, init, op,
+                                                                        TileStates<Pair>(tile_state, tiles));
+  return cudaGetLastError();
+}
+
+}  // namespace kprim::impl::cuda
+
+#endif

@@ -1,0 +1,256 @@
+// Long segmented scans on CUDA, at the sizes where 4- and 8-byte types take the look-ahead kernel
+// (sm_90; elsewhere, or with KPRIM_ENABLE_CUDA_WARP OFF, the same calls check the other kernels):
+// CSR mixes (0-32, power law, ~1000, one segment, starts on the kernel's tile edges, partial
+// coverage), fixed-size segments, inclusive, exclusive and in place, a non-commutative op, guard
+// elements after every output and around the elements no segment covers.
+
+#include "../segmented_support.hpp"
+
+#include <kprim/impl/cuda/trait.hpp>
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(__CUDACC__)
+#include <kprim/impl/cuda/lookahead_segmented_scan.cuh>
+#endif
+
+#include <algorithm>
+#include <string>
+
+using namespace kprim_test;
+
+namespace {
+
+std::vector<std::string> begun_kernels;
+void record_kernel(const char* name, std::uint32_t, std::uint64_t* id) {
+  begun_kernels.emplace_back(name);
+  *id = begun_kernels.size();
+}
+/// Records the kernels announced to Kokkos Tools while it lives.
+struct KernelLog {
+  KernelLog() {
+    begun_kernels.clear();
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(record_kernel);
+  }
+  ~KernelLog() { Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr); }
+  KernelLog(const KernelLog&) = delete;
+  KernelLog& operator=(const KernelLog&) = delete;
+};
+
+/// Whether this build sends a long segmented scan of T with Op to the look-ahead kernel here.
+template <class T, class Op>
+bool expects_lookahead() {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(__CUDACC__)
+  if constexpr (kprim::impl::cuda::lookahead_segmented_scan_avail_v<T, T, Op>) {
+    int device = 0, major = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
+    return major >= 9;
+  }
+#endif
+  return false;
+}
+
+/// The look-ahead kernel's tile for T, and the size from which T's scans take it on this GPU (its
+/// threshold, as in test_cuda_paths.cpp; the same numbers test the other kernels where it is not built).
+template <class T>
+constexpr std::int64_t lookahead_tile() {
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(__CUDACC__)
+  return kprim::impl::cuda::LookaheadShape<T>::tile_size;
+#else
+  return 16 * 1024 / std::int64_t(sizeof(T));
+#endif
+}
+template <class T>
+std::int64_t lookahead_threshold() {
+  int device = 0, sm_count = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
+  const std::int64_t first = 8 * std::int64_t(sm_count) * 3 * lookahead_tile<T>();
+#if defined(KPRIM_ENABLE_CUDA_WARP) && defined(__CUDACC__)
+  REQUIRE_FALSE(kprim::impl::cuda::takes_lookahead_scan<T>(first - 1, sm_count));
+  REQUIRE(kprim::impl::cuda::takes_lookahead_scan<T>(first, sm_count));
+#endif
+  return first;
+}
+
+/// CSR layouts over about n elements: mixes and edges the look-ahead kernel treats apart.
+template <class T>
+std::vector<Layout> long_layouts(std::int64_t n) {
+  const std::int64_t tile = lookahead_tile<T>();
+  std::mt19937_64 rng(n);
+  std::vector<Layout> list;
+  const auto until = [&](auto length) {
+    std::vector<std::int64_t> lengths;
+    std::int64_t total = 0;
+    while (total < n) {
+      lengths.push_back(std::min<std::int64_t>(length(), n - total));
+      total += lengths.back();
+    }
+    return lengths;
+  };
+  list.push_back({"tiny and empty (0-32)", n, offsets_of(until([&] { return std::int64_t(rng() % 33); }))});
+  list.push_back({"power law", n, offsets_of(until([&] {
+                    const double u = double(rng() % 1'000'000 + 1) / 1e6;
+                    return std::min<std::int64_t>(std::int64_t(std::pow(u, -1.5)) - 1, n / 3);
+                  }))});
+  list.push_back({"about a thousand, empty ones among them", n,
+                  offsets_of(until([&] { return rng() % 5 == 0 ? std::int64_t(0) : std::int64_t(rng() % 2000); }))});
+  list.push_back({"one segment", n, {0, n}});
+  // Starts on tile edges and one element either side of them, with empty segments there.
+  std::int64_t k = 0;
+  list.push_back({"starts on and next to tile edges", n, offsets_of(until([&] {
+                    const std::int64_t lengths[] = {tile, 0, tile - 1, tile + 1, 2 * tile, 0, 1, tile - 1};
+                    return lengths[k++ % 8];
+                  }))});
+  // Elements before offsets(0) and from offsets(S) on, each more than a tile, are left alone.
+  const std::int64_t begin = tile + 5, end = n - 3 * tile - 11;
+  std::vector<std::int64_t> inner;
+  for (std::int64_t total = begin; total < end;) {
+    inner.push_back(std::min<std::int64_t>(std::int64_t(rng() % 3000), end - total));
+    total += inner.back();
+  }
+  list.push_back({"partial coverage", n, offsets_of(inner, begin)});
+  return list;
+}
+
+/// Inclusive and exclusive scans over `offsets`, and the inclusive one in place, against the
+/// sequential answers; every output has a guard element after it, and elements outside the
+/// segments must keep `guard`.
+template <class T, class Op>
+void check_long_offsets(const std::vector<T>& host, const std::vector<std::int64_t>& offsets, const Op& op,
+                        const T& init, const T& guard) {
+  const Kokkos::Cuda space;
+  const std::size_t n = host.size();
+  const auto in = to_space(space, host, "in");
+  const auto offsets_view = to_space(space, offsets, "offsets");
+  const auto inclusive = guarded(space, n, guard);
+  const auto exclusive = guarded(space, n, guard);
+  kprim::segmented_inclusive_scan(space, in, offsets_view, first_n(inclusive, n), op);
+  kprim::segmented_exclusive_scan(space, in, offsets_view, first_n(exclusive, n), init, op);
+  std::vector<T> want_reduce, want_inclusive, want_exclusive;
+  expected_segments(host, offsets, op, init, guard, want_reduce, want_inclusive, want_exclusive);
+  CHECK(first_mismatch(to_host(inclusive), want_inclusive) == -1);
+  CHECK(first_mismatch(to_host(exclusive), want_exclusive) == -1);
+  // In place: the elements outside the segments keep their input.
+  std::vector<T> with_guard(host);
+  with_guard.push_back(guard);
+  const auto in_place = to_space(space, with_guard, "in place");
+  kprim::segmented_inclusive_scan(space, first_n(in_place, n), offsets_view, first_n(in_place, n), op);
+  for (std::int64_t i = 0; i < offsets.front(); ++i) want_inclusive[i] = host[i];
+  for (std::size_t i = std::size_t(offsets.back()); i < n; ++i) want_inclusive[i] = host[i];
+  CHECK(first_mismatch(to_host(in_place), want_inclusive) == -1);
+}
+
+/// The fixed-size forms of the same.
+template <class T, class Op>
+void check_long_fixed(const std::vector<T>& host, std::int64_t size, const Op& op, const T& init, const T& guard) {
+  const Kokkos::Cuda space;
+  const std::size_t n = host.size();
+  const auto in = to_space(space, host, "in");
+  const auto inclusive = guarded(space, n, guard);
+  const auto exclusive = guarded(space, n, guard);
+  kprim::segmented_inclusive_scan(space, in, size, first_n(inclusive, n), op);
+  kprim::segmented_exclusive_scan(space, in, size, first_n(exclusive, n), init, op);
+  std::vector<T> want_reduce, want_inclusive, want_exclusive;
+  expected_segments(host, fixed_offsets(std::int64_t(n), size), op, init, guard, want_reduce, want_inclusive,
+                    want_exclusive);
+  CHECK(first_mismatch(to_host(inclusive), want_inclusive) == -1);
+  CHECK(first_mismatch(to_host(exclusive), want_exclusive) == -1);
+}
+
+/// Every layout and fixed size at the look-ahead threshold plus a tile and 3 (a short last tile),
+/// and the fixed sizes at the threshold itself; each call announced the look-ahead kernel where it
+/// is expected.
+template <class T, class Op>
+void check_long_segmented(const Op& op, const T& init, const T& guard, const std::vector<T>& (*input)(std::int64_t)) {
+  const std::int64_t threshold = lookahead_threshold<T>();
+  const std::int64_t n = threshold + lookahead_tile<T>() + 3;
+  if (n > max_test_size()) return;
+  const KernelLog log;
+  const bool lookahead = expects_lookahead<T, Op>();
+  const auto announced = [&] {
+    const bool found = std::find(begun_kernels.begin(), begun_kernels.end(),
+                                 std::string("kprim::cuda::lookahead_segmented_scan_kernel")) != begun_kernels.end();
+    begun_kernels.clear();
+    return found;
+  };
+  const std::vector<T>& host = input(n);
+  // A section each (a sanitizer run may pick one with -c).
+  for (const Layout& layout : long_layouts<T>(n)) {
+    DYNAMIC_SECTION(layout.name) {
+      INFO(layout.name << ": " << n << " elements, " << layout.offsets.size() - 1 << " segments");
+      check_long_offsets(host, layout.offsets, op, init, guard);
+      CHECK(announced() == lookahead);
+    }
+  }
+  for (const std::int64_t size : {std::int64_t(1), std::int64_t(3), lookahead_tile<T>(), lookahead_tile<T>() + 1,
+                                  std::int64_t(1'000'003), n}) {
+    DYNAMIC_SECTION("segments of " << size) {
+      INFO("segments of " << size << ", " << n << " and " << threshold << " elements");
+      check_long_fixed(host, size, op, init, guard);
+      const std::vector<T> at_threshold(host.begin(), host.begin() + threshold);
+      check_long_fixed(at_threshold, size, op, init, guard);
+      CHECK(announced() == lookahead);
+    }
+  }
+}
+
+template <class T, class Op>
+const std::vector<T>& exact_values(std::int64_t n) {
+  static std::vector<T> values;
+  if (std::int64_t(values.size()) != n) values = exact_input<T, Op>(n, 20261201);
+  return values;
+}
+
+/// x -> a x + b (mod P) in two Ints, with an identity: associative, not commutative, 4 or 8 bytes.
+template <class Int, class Wide, Wide P>
+struct Affine {
+  Int a = 1, b = 0;
+  KOKKOS_FUNCTION friend bool operator==(const Affine& x, const Affine& y) { return x.a == y.a && x.b == y.b; }
+  friend const Affine& operator+(const Affine& f) { return f; }  // first_mismatch prints +value
+  friend std::ostream& operator<<(std::ostream& os, const Affine& f) { return os << f.a << " x + " << f.b; }
+};
+template <class F, class Wide, Wide P>
+struct ThenAffine {
+  static constexpr Wide p = P;
+  KOKKOS_FUNCTION F identity() const { return {}; }
+  KOKKOS_FUNCTION F operator()(const F& f, const F& g) const {
+    using Int = decltype(F::a);
+    return {Int(Wide(g.a) * f.a % p), Int((Wide(g.a) * f.b + g.b) % p)};
+  }
+};
+using Affine16 = Affine<std::int16_t, std::int32_t, 251>;  // 4 bytes
+using ThenAffine16 = ThenAffine<Affine16, std::int32_t, 251>;
+using Affine32 = Affine<std::int32_t, std::int64_t, 46349>;  // 8 bytes
+using ThenAffine32 = ThenAffine<Affine32, std::int64_t, 46349>;
+
+template <class F, class Op>
+const std::vector<F>& random_maps(std::int64_t n) {
+  static std::vector<F> maps;
+  if (std::int64_t(maps.size()) != n) {
+    std::mt19937_64 rng(n);
+    maps.resize(n);
+    for (auto& f : maps) f = {decltype(F::a)(1 + rng() % (Op::p - 1)), decltype(F::b)(rng() % Op::p)};
+  }
+  return maps;
+}
+
+using LongCases = typename cases<std::tuple<Kokkos::Cuda>, Values, BuiltinOps>::type;
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("CUDA paths: long segmented scans, every type and op (the look-ahead kernel)", "[cuda][segmented]",
+                        LongCases) {
+  using T = typename TestType::value;
+  using Op = typename TestType::op;
+  check_long_segmented<T, Op>(Op{}, exact_init<T, Op>(), T(99), exact_values<T, Op>);
+}
+
+TEST_CASE("CUDA paths: long segmented scans of a non-commutative op (the look-ahead kernel)", "[cuda][segmented]") {
+  SECTION("4 bytes") {
+    check_long_segmented<Affine16, ThenAffine16>(ThenAffine16{}, Affine16{7, 11}, Affine16{3, 5},
+                                                 random_maps<Affine16, ThenAffine16>);
+  }
+  SECTION("8 bytes") {
+    check_long_segmented<Affine32, ThenAffine32>(ThenAffine32{}, Affine32{7, 11}, Affine32{3, 5},
+                                                 random_maps<Affine32, ThenAffine32>);
+  }
+}
