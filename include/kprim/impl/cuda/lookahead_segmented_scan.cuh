@@ -29,6 +29,101 @@ namespace kprim::impl::cuda {
 template <class T, class In, class Op>
 inline constexpr bool lookahead_segmented_scan_avail_v = std::is_same_v<T, In> && lookahead_scan_avail_v<T, Op>;
 
+namespace lookahead {
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+/// The segmented kernel's look-ahead warp: as look_ahead_tiles over (value, head) pair words, with
+/// each lane's words kept as values and a bit mask of heads (the plain kernel's registers and
+/// batches). With a commutative op a batch folds without a warp reduce a word: its last head
+/// (a warp max) restarts every lane's fold, which takes the words from it on; the lanes join at the
+/// end. Otherwise in order, a warp reduce of pairs a row.
+template <class Shape, bool Commutative, class T, class Pair, class PairOp, class Op, class PrefixSlots>
+__device__ __forceinline__ void look_ahead_segments(const TileStates<Pair>& states, const T& identity,
+                                                    const PairOp& pair_op, const Op& op, unsigned long long* issued,
+                                                    unsigned long long* empty, unsigned long long* prefixed,
+                                                    const std::int64_t* tile_of, PrefixSlots& prefix_of, int lane) {
+  constexpr int stages = Shape::stages, prefix_slots = Shape::prefix_slots, batch = Shape::batch;
+  Pair running = pair_op.identity();  // the tiles [0, covered)
+  std::int64_t covered = 0;
+  for (std::int64_t k = 0;; ++k) {
+    const int s = int(k % stages);
+    barrier_wait(&issued[s], unsigned(k / stages) & 1u);
+    const std::int64_t t = tile_of[s];
+    barrier_arrive(&empty[s]);  // the tile index is read; the look-ahead needs nothing else of the stage
+    if (t < 0) break;
+    T gap = identity;  // Commutative: the lane's share of op over the words after the gap's last head
+    unsigned gap_head = 0;
+    Pair ordered_gap = pair_op.identity();
+    for (std::int64_t base = covered; base < t; base += std::int64_t(warp_size) * batch) {
+      T value[batch];
+      unsigned empty_words = 0, heads = 0;  // bit j: word j still empty / holds a head
+#pragma unroll
+      for (int j = 0; j < batch; ++j) {
+        const std::int64_t index = base + j * warp_size + lane;
+        Pair word = pair_op.identity();
+        unsigned status = tile_aggregate;
+        if (index < t) states.read(index, word, status);
+        value[j] = word.value;
+        heads |= (word.head != 0 ? 1u : 0u) << j;
+        if (status == tile_empty) empty_words |= 1u << j;
+      }
+      while (__any_sync(full_warp_mask, empty_words != 0)) {
+#pragma unroll
+        for (int j = 0; j < batch; ++j)
+          if (empty_words & (1u << j)) {
+            Pair word;
+            unsigned status;
+            states.read(base + j * warp_size + lane, word, status);
+            if (status != tile_empty) {
+              empty_words &= ~(1u << j);
+              value[j] = word.value;
+              heads |= (word.head != 0 ? 1u : 0u) << j;
+            }
+          }
+      }
+      if constexpr (Commutative) {
+        // 1 + the batch's last head as j * 32 + lane (0: none), the same in every lane.
+        const unsigned last =
+            __reduce_max_sync(full_warp_mask, heads != 0 ? unsigned((31 - __clz(heads)) * warp_size + lane + 1) : 0u);
+        if (last != 0) {
+          gap = identity;
+          gap_head = 1;
+        }
+#pragma unroll
+        for (int j = 0; j < batch; ++j)
+          if (unsigned(j * warp_size + lane) + 1 >= last) gap = op(gap, value[j]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < batch; ++j) {
+          Pair row{value[j], (heads >> j) & 1u};
+#pragma unroll
+          for (int offset = 1; offset < warp_size; offset *= 2) {  // lane 0 gets the row's pair, in order
+            const Pair up{shuffle_down(row.value, offset), shuffle_down(row.head, offset)};
+            row = pair_op(row, up);
+          }
+          ordered_gap = pair_op(ordered_gap, row);
+        }
+      }
+    }
+    if constexpr (Commutative) {
+#pragma unroll
+      for (int offset = warp_size / 2; offset > 0; offset /= 2) gap = op(gap, shuffle_index(gap, lane ^ offset));
+      running = pair_op(running, Pair{gap, gap_head});
+    } else {
+      running = pair_op(running, ordered_gap);  // lane 0's is the prefix
+    }
+    covered = t;
+    if (lane == 0) {
+      const int ps = int(k % prefix_slots);
+      prefix_of[ps] = running;
+      barrier_arrive(&prefixed[ps]);
+    }
+  }
+}
+#endif
+
+}  // namespace lookahead
+
 /// The segmented look-ahead scan of in[0, n) into out (both 16-byte aligned; in may be out),
 /// restarting at every head (heads.run_heads<Bits>(first, n), first a multiple of Bits), writing
 /// only the elements in [heads.covered_begin(), heads.covered_end()). Inclusive: op over the
@@ -47,8 +142,6 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   constexpr int prefix_slots = Shape::prefix_slots;
   constexpr std::int64_t tile_size = Shape::tile_size;
   constexpr bool commutative = is_commutative_v<Op>;
-  // Pair words a look-ahead lane has in flight: as many bytes as the plain kernel's.
-  constexpr int batch = sizeof(Pair) <= 8 ? 4 : 2;
   static_assert(rounds * width <= 32, "a lane's element flags take one 32-bit mask");
   extern __shared__ uint4 lookahead_ring[];
   T* const ring = reinterpret_cast<T*>(lookahead_ring);
@@ -69,25 +162,32 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     return;
   }
 
-  const auto wait_for_tile = [&](std::int64_t k) {
+  // The reduce and compute warps learn their k-th tile's index as soon as the producer has its
+  // ticket (issued), so their head bits are loaded while the tile's data is on its way (full).
+  const auto tile_index = [&](std::int64_t k) {
     const int s = int(k % stages);
-    barrier_wait(&full[s], unsigned(k / stages) & 1u);
+    barrier_wait(&issued[s], unsigned(k / stages) & 1u);
     return tile_of[s];
+  };
+  const auto wait_for_data = [&](std::int64_t k) {
+    barrier_wait(&full[int(k % stages)], unsigned(k / stages) & 1u);
   };
 
   if (warp == warps + 1) {  // the reduce warp: each tile's pair, as soon as its data is in
     for (std::int64_t k = 0;; ++k) {
-      const std::int64_t t = wait_for_tile(k);
+      const std::int64_t t = tile_index(k);
       if (t < 0) break;
       const int s = int(k % stages);
       const std::int64_t first = t * tile_size;
       // 1 + the position of the tile's last head (0: none), lane l looking at words l, l + 32, ...
       unsigned last = 0;
+#pragma unroll
       for (int w = lane; w < int(tile_size / 32); w += warp_size) {
         const std::uint64_t bits = heads.template run_heads<32>(first + 32 * std::int64_t(w), n);
         if (bits != 0) last = unsigned(32 * w + 64 - __clzll(static_cast<long long>(bits)));
       }
       last = __reduce_max_sync(full_warp_mask, last);
+      wait_for_data(k);
       const int from = last == 0 ? 0 : int(last) - 1;
       const T fold = fold_tile<Shape, commutative, true>(ring + s * tile_size, in + first, n - first, identity, op,
                                                          from, step_folds.data(), lane);
@@ -99,8 +199,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   }
 
   if (warp == warps + 2) {  // the look-ahead: the pair over every tile before the block's next one
-    look_ahead_tiles<Shape, batch, false>(states, no_pair, no_pair, pair_op, issued, empty, prefixed, tile_of,
-                                          prefix_of, lane);
+    look_ahead_segments<Shape, commutative>(states, identity, pair_op, op, issued, empty, prefixed, tile_of, prefix_of,
+                                            lane);
     return;
   }
 
@@ -109,19 +209,25 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   };
   // The compute warps: lane l of warp w takes vector (w * rounds + r) * 32 + l of the tile in round r.
   for (std::int64_t k = 0;; ++k) {
-    const std::int64_t t = wait_for_tile(k);
+    const std::int64_t t = tile_index(k);
     if (t < 0) break;
     const int s = int(k % stages);
     const T* const stage = ring + s * tile_size;
+    // Element (r, e), element e of the lane's vector in round r, is bit r * width + e of the lane's
+    // masks: `starts`, it starts a segment.
+    unsigned starts = 0;
+#pragma unroll
+    for (int r = 0; r < rounds; ++r)
+      starts |= unsigned(heads.template run_heads<width>(
+                    t * tile_size + std::int64_t((warp * rounds + r) * warp_size + lane) * width, n))
+                << (r * width);
+    wait_for_data(k);
     const std::int64_t tile_first = t * tile_size;
     const bool whole = tile_first + tile_size <= n;
-    const std::int64_t covered_begin = heads.covered_begin(), covered_end = heads.covered_end();
-    const bool bulk = whole && tile_first >= covered_begin && tile_first + tile_size <= covered_end;
-    // Element (r, e): value[r][e] is op over its segment's elements from the warp's first (up to it,
-    // or before it when Exclusive); bit r * width + e of `headed`: a head lies in that span, of
-    // `starts`: the element is a head.
+    // value[r][e]: op over the element's segment from the warp's first element, up to it (or before
+    // it when Exclusive); `headed`: a head lies in that span.
     T value[rounds][width];
-    unsigned headed = 0, starts = 0;
+    unsigned headed = 0;
     Pair carry = no_pair;
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
@@ -129,7 +235,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       T x[width];
       if (whole) stage_vector(stage, v, x);
       else last_tile_vector(stage, v, in + tile_first, int(n - tile_first), identity, x);
-      const unsigned h = unsigned(heads.template run_heads<width>(tile_first + std::int64_t(v) * width, n));
+      const unsigned h = (starts >> (r * width)) & ((1u << width) - 1);
       T lane_fold = x[0];  // the lane's vector from its last head on
 #pragma unroll
       for (int e = 1; e < width; ++e) lane_fold = (h >> e) & 1u ? x[e] : T(op(lane_fold, x[e]));
@@ -147,7 +253,6 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
         if constexpr (Exclusive) {
           value[r][e] = span.value;
           headed |= (span.head != 0 ? 1u : 0u) << (r * width + e);
-          starts |= head << (r * width + e);
         }
         span = head ? Pair{x[e], 1u} : Pair{T(op(span.value, x[e])), span.head};
         if constexpr (!Exclusive) {
@@ -158,6 +263,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       carry = pair_op(carry, Pair{shuffle_index(inclusive.value, warp_size - 1),
                                   shuffle_index(inclusive.head, warp_size - 1)});
     }
+    const std::int64_t covered_begin = heads.covered_begin(), covered_end = heads.covered_end();
+    const bool bulk = whole && tile_first >= covered_begin && tile_first + tile_size <= covered_end;
     if (!bulk) barrier_arrive(&empty[s]);  // the tile is in registers: the stage is free
     if (lane == 0) warp_totals[int(k & 1) * warps + warp] = carry;
     asm volatile("bar.sync 1, %0;" ::"r"(warps * warp_size) : "memory");  // the compute warps only
