@@ -246,7 +246,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
         if (lane >= offset) inclusive = pair_op(up, inclusive);
       }
       Pair span = shuffle_pair_up(inclusive, 1);
-      span = pair_op(carry, lane == 0 ? no_pair : span);  // the warp's elements before the lane's vector
+      if (lane == 0) span = no_pair;  // (a select of the two objects would put them in local memory)
+      span = pair_op(carry, span);  // the warp's elements before the lane's vector
 #pragma unroll
       for (int e = 0; e < width; ++e) {
         const unsigned head = (h >> e) & 1u;
