@@ -204,9 +204,6 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     return;
   }
 
-  const auto shuffle_pair_up = [](const Pair& p, int offset) {
-    return Pair{shuffle_up(p.value, offset), shuffle_up(p.head, offset)};
-  };
   // The compute warps: lane l of warp w takes vector (w * rounds + r) * 32 + l of the tile in round r.
   for (std::int64_t k = 0;; ++k) {
     const std::int64_t t = tile_index(k);
@@ -228,7 +225,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     // it when Exclusive); `headed`: a head lies in that span.
     T value[rounds][width];
     unsigned headed = 0;
-    Pair carry = no_pair;
+    T carry_value = identity;  // the pair over the warp's earlier rounds
+    unsigned carry_head = 0;
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
       const int v = (warp * rounds + r) * warp_size + lane;
@@ -239,35 +237,46 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       T lane_fold = x[0];  // the lane's vector from its last head on
 #pragma unroll
       for (int e = 1; e < width; ++e) lane_fold = (h >> e) & 1u ? x[e] : T(op(lane_fold, x[e]));
-      Pair inclusive{lane_fold, h != 0 ? 1u : 0u};
+      // The warp's segmented scan of the lanes' folds: the heads by ballot, each lane adding only
+      // the lanes from its segment's first on (the last lane at or below it whose vector has a head).
+      const unsigned headed_lanes = __ballot_sync(full_warp_mask, h != 0);
+      const unsigned at_or_below = headed_lanes & ((2u << lane) - 1);
+      // How many lanes below this one the segment reaches (all of them without a head).
+      const int reach = at_or_below != 0 ? __clz(at_or_below) - (31 - lane) : lane;
+      T inclusive = lane_fold;
 #pragma unroll
       for (int offset = 1; offset < warp_size; offset *= 2) {
-        const Pair up = shuffle_pair_up(inclusive, offset);
-        if (lane >= offset) inclusive = pair_op(up, inclusive);
+        const T up = shuffle_up(inclusive, offset);
+        if (offset <= reach) inclusive = op(up, inclusive);
       }
-      Pair span = shuffle_pair_up(inclusive, 1);
-      if (lane == 0) span = no_pair;  // (a select of the two objects would put them in local memory)
-      span = pair_op(carry, span);  // the warp's elements before the lane's vector
+      // The span before the lane's vector: the rounds before (carry), then the lanes below.
+      T below = shuffle_up(inclusive, 1);
+      if (lane == 0) below = identity;
+      const bool head_below = (headed_lanes & ((1u << lane) - 1)) != 0;
+      T span_value = head_below ? below : T(op(carry_value, below));
+      unsigned span_head = head_below ? 1u : carry_head;
 #pragma unroll
       for (int e = 0; e < width; ++e) {
         const unsigned head = (h >> e) & 1u;
         if constexpr (Exclusive) {
-          value[r][e] = span.value;
-          headed |= (span.head != 0 ? 1u : 0u) << (r * width + e);
+          value[r][e] = span_value;
+          headed |= span_head << (r * width + e);
         }
-        span = head ? Pair{x[e], 1u} : Pair{T(op(span.value, x[e])), span.head};
+        span_value = head ? x[e] : T(op(span_value, x[e]));
+        span_head |= head;
         if constexpr (!Exclusive) {
-          value[r][e] = span.value;
-          headed |= (span.head != 0 ? 1u : 0u) << (r * width + e);
+          value[r][e] = span_value;
+          headed |= span_head << (r * width + e);
         }
       }
-      carry = pair_op(carry, Pair{shuffle_index(inclusive.value, warp_size - 1),
-                                  shuffle_index(inclusive.head, warp_size - 1)});
+      const T warp_last = shuffle_index(inclusive, warp_size - 1);
+      carry_value = headed_lanes != 0 ? warp_last : T(op(carry_value, warp_last));
+      carry_head = headed_lanes != 0 ? 1u : carry_head;
     }
     const std::int64_t covered_begin = heads.covered_begin(), covered_end = heads.covered_end();
     const bool bulk = whole && tile_first >= covered_begin && tile_first + tile_size <= covered_end;
     if (!bulk) barrier_arrive(&empty[s]);  // the tile is in registers: the stage is free
-    if (lane == 0) warp_totals[int(k & 1) * warps + warp] = carry;
+    if (lane == 0) warp_totals[int(k & 1) * warps + warp] = Pair{carry_value, carry_head};
     asm volatile("bar.sync 1, %0;" ::"r"(warps * warp_size) : "memory");  // the compute warps only
     Pair warp_prefix = no_pair;
 #pragma unroll
