@@ -1,8 +1,9 @@
-// Long segmented scans on CUDA, at the sizes where 4- and 8-byte types take the look-ahead kernel
-// (sm_90; elsewhere, or with KPRIM_ENABLE_CUDA_WARP OFF, the same calls check the other kernels):
-// CSR mixes (0-32, power law, ~1000, one segment, starts on the kernel's tile edges, partial
-// coverage), fixed-size segments, inclusive, exclusive and in place, a non-commutative op, guard
-// elements after every output and around the elements no segment covers.
+// Long segmented scans on CUDA, at the sizes where scans take the look-ahead kernel (sm_90): 8-byte
+// types with a commutative op run the segmented look-ahead kernel, the others (and every type with
+// KPRIM_ENABLE_CUDA_WARP OFF or before sm_90) the other kernels at the same sizes. CSR mixes (0-32,
+// power law, ~1000, one segment, starts on the kernel's tile edges, partial coverage), fixed-size
+// segments, inclusive, exclusive and in place, a non-commutative op, guard elements after every
+// output and around the elements no segment covers; each call must announce the kernel expected.
 
 #include "../segmented_support.hpp"
 
@@ -242,14 +243,14 @@ using LongCases = typename cases<std::tuple<Kokkos::Cuda>, Values, std::tuple<kp
 
 }  // namespace
 
-TEMPLATE_LIST_TEST_CASE("CUDA paths: long segmented scans, every type, Sum and Max (the look-ahead kernel)", "[cuda][segmented]",
+TEMPLATE_LIST_TEST_CASE("CUDA paths: long segmented scans, every type, Sum and Max (8-byte types on the look-ahead kernel)", "[cuda][segmented]",
                         LongCases) {
   using T = typename TestType::value;
   using Op = typename TestType::op;
   check_long_segmented<T, Op>(Op{}, exact_init<T, Op>(), T(99), exact_values<T, Op>);
 }
 
-TEST_CASE("CUDA paths: long segmented scans of a non-commutative op (the look-ahead kernel)", "[cuda][segmented]") {
+TEST_CASE("CUDA paths: long segmented scans of a non-commutative op (the lagged kernel)", "[cuda][segmented]") {
   SECTION("4 bytes") {
     check_long_segmented<Affine16, ThenAffine16>(ThenAffine16{}, Affine16{7, 11}, Affine16{3, 5},
                                                  random_maps<Affine16, ThenAffine16>);

@@ -1,19 +1,21 @@
 #pragma once
 // Device layer, hand-written CUDA, sm_90 and later: long segmented scans on the look-ahead kernel's
 // pipeline (lookahead_scan.cuh): the same producer (bulk loads into a ring of 4 tiles), look-ahead
-// warp and bulk stores, with (value, has-head) pairs in the tile words:
+// warp and bulk stores, with (value, has-head) pairs in the tile words, for an op that commutes:
 //   - the reduce warp finds the tile's last head in the head bits and folds the elements from it
-//     on (every element, in order or not as the op allows, those before it masked to the identity):
-//     the pair (that fold, whether the tile holds a head) is the tile's word;
-//   - the look-ahead warp folds the pairs of the tiles before the block's next one in order (the
-//     segmented op does not commute);
-//   - each compute lane folds its vector from its last head on, the warp scans the lanes' pairs
-//     (value and flag shuffled apart), and each element keeps its value from the warp's start and
-//     whether a head lies between, so the tile's prefix is applied only where none does.
-// Tiles wholly inside the segments go out with one bulk store; the others element by element,
-// only the elements that belong to a segment. The segmented scans of segmented_scan.cuh take this
-// kernel for 4- and 8-byte T read as T, contiguous and 16-byte aligned, with an op that has an
-// identity, from where the plain scan takes the look-ahead kernel (takes_lookahead_scan).
+//     on (those before it masked to the identity): the pair (that fold, whether the tile holds a
+//     head) is the tile's word;
+//   - the look-ahead warp folds the words of the tiles before the block's next one from the last
+//     word with a head on;
+//   - each compute lane folds its vector from its last head on, the warp scans the lanes' folds
+//     (heads by ballot: each lane adds the lanes from its segment's first on), and each element
+//     keeps its value from the warp's start and whether a head lies between, so the tile's prefix
+//     is applied only where none does.
+// The head bits of a tile are loaded once its index is known, while its data is on its way. Tiles
+// wholly inside the segments go out with one bulk store; the others element by element, only the
+// elements that belong to a segment. segmented_scan.cuh sends a scan here when
+// lookahead_segmented_scan_avail_v holds, from where the plain scan takes the look-ahead kernel
+// (takes_lookahead_scan), between contiguous 16-byte aligned Views.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
@@ -24,20 +26,25 @@
 
 namespace kprim::impl::cuda {
 
-/// Whether a segmented scan of In into T with Op may take the look-ahead kernel (on sm_90): T read
-/// as T, and what the plain look-ahead scan takes (4- or 8-byte T, an op with an identity).
+/// Whether a segmented scan of In into T with Op takes the look-ahead kernel (on sm_90): 8-byte T
+/// read as T with a commutative op that has an identity. H200, 2026-12-01, through the calls at
+/// 2^24-2^26: double sums over ~1000-element segments 0.93-0.96 of the lagged kernel's time; float
+/// sums 1.00-1.04 (CSR mixes), 1.09-1.14 (fixed segments), 1.12 (exclusive): their compute warps
+/// issue twice the plain look-ahead scan's instructions, so 4-byte types keep the lagged kernel, as
+/// do ops that do not commute (not measured here; perf_tests/results/README.md, "Segmented scans
+/// on the look-ahead kernel").
 template <class T, class In, class Op>
-inline constexpr bool lookahead_segmented_scan_avail_v = std::is_same_v<T, In> && lookahead_scan_avail_v<T, Op>;
+inline constexpr bool lookahead_segmented_scan_avail_v =
+    std::is_same_v<T, In> && sizeof(T) == 8 && lookahead_scan_avail_v<T, Op> && is_commutative_v<Op>;
 
 namespace lookahead {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 /// The segmented kernel's look-ahead warp: as look_ahead_tiles over (value, head) pair words, with
 /// each lane's words kept as values and a bit mask of heads (the plain kernel's registers and
-/// batches). With a commutative op a batch folds without a warp reduce a word: its last head
-/// (a warp max) restarts every lane's fold, which takes the words from it on; the lanes join at the
-/// end. Otherwise in order, a warp reduce of pairs a row.
-template <class Shape, bool Commutative, class T, class Pair, class PairOp, class Op, class PrefixSlots>
+/// batches), for a commutative op: a batch folds without a warp reduce a word, its last head (a
+/// warp max) restarting every lane's fold, which takes the words from it on; the lanes join at the end.
+template <class Shape, class T, class Pair, class PairOp, class Op, class PrefixSlots>
 __device__ __forceinline__ void look_ahead_segments(const TileStates<Pair>& states, const T& identity,
                                                     const PairOp& pair_op, const Op& op, unsigned long long* issued,
                                                     unsigned long long* empty, unsigned long long* prefixed,
@@ -51,9 +58,8 @@ __device__ __forceinline__ void look_ahead_segments(const TileStates<Pair>& stat
     const std::int64_t t = tile_of[s];
     barrier_arrive(&empty[s]);  // the tile index is read; the look-ahead needs nothing else of the stage
     if (t < 0) break;
-    T gap = identity;  // Commutative: the lane's share of op over the words after the gap's last head
+    T gap = identity;  // the lane's share of op over the words after the gap's last head
     unsigned gap_head = 0;
-    Pair ordered_gap = pair_op.identity();
     for (std::int64_t base = covered; base < t; base += std::int64_t(warp_size) * batch) {
       T value[batch];
       unsigned empty_words = 0, heads = 0;  // bit j: word j still empty / holds a head
@@ -81,37 +87,20 @@ __device__ __forceinline__ void look_ahead_segments(const TileStates<Pair>& stat
             }
           }
       }
-      if constexpr (Commutative) {
-        // 1 + the batch's last head as j * 32 + lane (0: none), the same in every lane.
-        const unsigned last =
-            __reduce_max_sync(full_warp_mask, heads != 0 ? unsigned((31 - __clz(heads)) * warp_size + lane + 1) : 0u);
-        if (last != 0) {
-          gap = identity;
-          gap_head = 1;
-        }
-#pragma unroll
-        for (int j = 0; j < batch; ++j)
-          if (unsigned(j * warp_size + lane) + 1 >= last) gap = op(gap, value[j]);
-      } else {
-#pragma unroll
-        for (int j = 0; j < batch; ++j) {
-          Pair row{value[j], (heads >> j) & 1u};
-#pragma unroll
-          for (int offset = 1; offset < warp_size; offset *= 2) {  // lane 0 gets the row's pair, in order
-            const Pair up{shuffle_down(row.value, offset), shuffle_down(row.head, offset)};
-            row = pair_op(row, up);
-          }
-          ordered_gap = pair_op(ordered_gap, row);
-        }
+      // 1 + the batch's last head as j * 32 + lane (0: none), the same in every lane.
+      const unsigned last =
+          __reduce_max_sync(full_warp_mask, heads != 0 ? unsigned((31 - __clz(heads)) * warp_size + lane + 1) : 0u);
+      if (last != 0) {
+        gap = identity;
+        gap_head = 1;
       }
-    }
-    if constexpr (Commutative) {
 #pragma unroll
-      for (int offset = warp_size / 2; offset > 0; offset /= 2) gap = op(gap, shuffle_index(gap, lane ^ offset));
-      running = pair_op(running, Pair{gap, gap_head});
-    } else {
-      running = pair_op(running, ordered_gap);  // lane 0's is the prefix
+      for (int j = 0; j < batch; ++j)
+        if (unsigned(j * warp_size + lane) + 1 >= last) gap = op(gap, value[j]);
     }
+#pragma unroll
+    for (int offset = warp_size / 2; offset > 0; offset /= 2) gap = op(gap, shuffle_index(gap, lane ^ offset));
+    running = pair_op(running, Pair{gap, gap_head});
     covered = t;
     if (lane == 0) {
       const int ps = int(k % prefix_slots);
@@ -141,7 +130,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   constexpr int stages = Shape::stages, warps = Shape::compute_warps, rounds = Shape::rounds;
   constexpr int prefix_slots = Shape::prefix_slots;
   constexpr std::int64_t tile_size = Shape::tile_size;
-  constexpr bool commutative = is_commutative_v<Op>;
+  static_assert(is_commutative_v<Op>, "the segmented look-ahead folds in any order");
   static_assert(rounds * width <= 32, "a lane's element flags take one 32-bit mask");
   extern __shared__ uint4 lookahead_ring[];
   T* const ring = reinterpret_cast<T*>(lookahead_ring);
@@ -149,7 +138,6 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   __shared__ std::int64_t tile_of[stages];
   __shared__ Slots<Pair, prefix_slots> prefix_of;
   __shared__ Slots<Pair, 2 * warps> warp_totals;  // two tiles' worth: a fast warp may write the next one's
-  __shared__ Slots<T, commutative ? 1 : warp_size * (warp_size + 1)> step_folds;
   const int warp = int(threadIdx.x) / warp_size, lane = lane_id();
   const PairOp pair_op{op};
   const T identity = identity_of<T>(op);
@@ -189,8 +177,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       last = __reduce_max_sync(full_warp_mask, last);
       wait_for_data(k);
       const int from = last == 0 ? 0 : int(last) - 1;
-      const T fold = fold_tile<Shape, commutative, true>(ring + s * tile_size, in + first, n - first, identity, op,
-                                                         from, step_folds.data(), lane);
+      const T fold = fold_tile<Shape, true, true>(ring + s * tile_size, in + first, n - first, identity, op, from,
+                                                  static_cast<T*>(nullptr), lane);
       barrier_arrive(&reduced[s]);
       barrier_arrive(&empty[s]);
       if (lane == 0) states.template publish<TileWrite::store>(t, Pair{fold, last != 0 ? 1u : 0u}, tile_aggregate);
@@ -199,8 +187,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   }
 
   if (warp == warps + 2) {  // the look-ahead: the pair over every tile before the block's next one
-    look_ahead_segments<Shape, commutative>(states, identity, pair_op, op, issued, empty, prefixed, tile_of, prefix_of,
-                                            lane);
+    look_ahead_segments<Shape>(states, identity, pair_op, op, issued, empty, prefixed, tile_of, prefix_of, lane);
     return;
   }
 
