@@ -1167,6 +1167,21 @@ double segmented_reduce_in_double(benchmark::State& state, const std::string& im
   return s;
 }
 
+#ifdef KPRIM_BENCH_CUB
+/// Each element's segment index: the keys of CUB's scans by key, the peer of a segmented scan.
+Kokkos::View<std::int32_t*, MemorySpace> segment_keys(const Kokkos::View<std::int64_t*, MemorySpace>& offsets,
+                                                     std::int64_t segments, std::int64_t n) {
+  const Kokkos::View<std::int32_t*, MemorySpace> keys("keys", n);
+  using policy = Kokkos::TeamPolicy<Space>;
+  Kokkos::parallel_for("kprim-bench::keys", policy(segments, Kokkos::AUTO), KOKKOS_LAMBDA(const policy::member_type& member) {
+    const std::int64_t k = member.league_rank();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, offsets(k), offsets(k + 1)),
+                         [&](std::int64_t i) { keys(i) = std::int32_t(k); });
+  });
+  return keys;
+}
+#endif
+
 void segmented(benchmark::State& state, bool scan, const std::string& impl, const std::string& mix, std::int64_t n) {
   using policy = Kokkos::TeamPolicy<Space>;
   Inputs<float>& in = inputs<float>(n);
@@ -1219,13 +1234,7 @@ void segmented(benchmark::State& state, bool scan, const std::string& impl, cons
     CubStorage storage;
     std::size_t size = 0;
     if (scan) {
-      const Kokkos::View<std::int32_t*, MemorySpace> keys("keys", n);
-      Kokkos::parallel_for("kprim-bench::keys", Kokkos::TeamPolicy<Space>(segments, Kokkos::AUTO),
-                           KOKKOS_LAMBDA(const policy::member_type& member) {
-                             const std::int64_t k = member.league_rank();
-                             Kokkos::parallel_for(Kokkos::TeamThreadRange(member, offsets(k), offsets(k + 1)),
-                                                  [&](std::int64_t i) { keys(i) = std::int32_t(k); });
-                           });
+      const auto keys = segment_keys(offsets, segments, n);
       cub::DeviceScan::InclusiveSumByKey(nullptr, size, keys.data(), x.data(), out.data(), n);
       storage.reserve(size);
       s = time_calls(state, [&] {
@@ -1269,8 +1278,9 @@ void segmented(benchmark::State& state, bool scan, const std::string& impl, cons
 
 /// The segmented scan on an application's calls, segments of the ~1000 mix: int32 counts into
 /// int64 offsets restarting per segment (exclusive), floats read from a strided column,
-/// fixed-size segments of 1000 floats, an exclusive float scan and a double one. Peer: Kokkos'
-/// team per segment doing the same work.
+/// fixed-size segments of 1000 floats, an exclusive float scan, and double scans (inclusive,
+/// fixed-size, exclusive, strided). Peers: Kokkos' team per segment doing the same work, and CUB's
+/// scan by key on each element's segment index (contiguous input of the output's type).
 template <class In, class T, bool Exclusive, bool Strided, bool Fixed>
 void segmented_scan_call(benchmark::State& state, const std::string& impl, const std::string& variant, std::int64_t n) {
   using policy = Kokkos::TeamPolicy<Space>;
@@ -1316,6 +1326,25 @@ void segmented_scan_call(benchmark::State& state, const std::string& impl, const
       else if constexpr (Exclusive) kprim::segmented_exclusive_scan(Space(), x, offsets, out, T(0));
       else kprim::segmented_inclusive_scan(Space(), x, offsets, out);
     });
+#ifdef KPRIM_BENCH_CUB
+  } else if (impl == "cub") {  // by key on each element's segment index (registered for contiguous In == T)
+    if constexpr (!Strided && std::is_same_v<In, T>) {
+      const auto keys = segment_keys(offsets, segments, n);
+      CubStorage storage;
+      std::size_t size = 0;
+      const auto scan_by_key = [&](void* bytes) {
+        if constexpr (Exclusive)
+          cub::DeviceScan::ExclusiveSumByKey(bytes, size, keys.data(), x.data(), out.data(), n,
+                                             cuda::std::equal_to<std::int32_t>{}, Space().cuda_stream());
+        else
+          cub::DeviceScan::InclusiveSumByKey(bytes, size, keys.data(), x.data(), out.data(), n,
+                                             cuda::std::equal_to<std::int32_t>{}, Space().cuda_stream());
+      };
+      scan_by_key(nullptr);
+      storage.reserve(size);
+      s = time_calls(state, [&] { scan_by_key(storage.bytes.data()); });
+    }
+#endif
   } else {
     const auto kernel = KOKKOS_LAMBDA(const typename policy::member_type& member) {
       const std::int64_t first = offsets(member.league_rank()), last = offsets(member.league_rank() + 1);
@@ -1356,19 +1385,29 @@ void register_segmented(std::int64_t n) {
             ->Iterations(settings.repetitions)
             ->Unit(benchmark::kMicrosecond);
     }
-  for (const std::string impl : {"kprim", "kokkos"}) {
-    auto add = [&](const std::string& variant, const std::string& type, auto body) {
+  std::vector<std::string> call_impls{"kprim", "kokkos"};
+#ifdef KPRIM_BENCH_CUB
+  call_impls.push_back("cub");
+#endif
+  for (const std::string& impl : call_impls) {
+    // CUB's peer scans by key: contiguous input of the output's type.
+    auto add = [&](const std::string& variant, const std::string& type, auto body, bool cub_peer = true) {
+      if (impl == "cub" && !cub_peer) return;
       benchmark::RegisterBenchmark(("app:segmented_scan/" + impl + "/" + variant + "/" + type + "/" + std::to_string(n)).c_str(),
                                    [impl, variant, n, body](benchmark::State& state) { body(state, impl, variant, n); })
           ->UseManualTime()
           ->Iterations(settings.repetitions)
           ->Unit(benchmark::kMicrosecond);
     };
-    add("1000_int32_to_int64_exclusive", "int32", segmented_scan_call<std::int32_t, std::int64_t, true, false, false>);
-    add("1000_strided", "float", segmented_scan_call<float, float, false, true, false>);
+    add("1000_int32_to_int64_exclusive", "int32", segmented_scan_call<std::int32_t, std::int64_t, true, false, false>,
+        false);
+    add("1000_strided", "float", segmented_scan_call<float, float, false, true, false>, false);
     add("fixed_1000", "float", segmented_scan_call<float, float, false, false, true>);
     add("1000_exclusive", "float", segmented_scan_call<float, float, true, false, false>);
     add("1000_double", "double", segmented_scan_call<double, double, false, false, false>);
+    add("fixed_1000_double", "double", segmented_scan_call<double, double, false, false, true>);
+    add("1000_exclusive_double", "double", segmented_scan_call<double, double, true, false, false>);
+    add("1000_strided_double", "double", segmented_scan_call<double, double, false, true, false>, false);
   }
 }
 

@@ -114,11 +114,11 @@ auto first_n(const V& view, std::size_t n) {
   return Kokkos::subview(view, Kokkos::make_pair(std::size_t(0), n));
 }
 
-/// Runs the three offsets calls and checks them (guards included).
+/// Runs the three offsets calls and checks them, every output followed by an element of `guard`,
+/// which the elements outside the segments must keep too.
 template <class Space, class T, class Op>
 void check_offsets_calls(const Space& space, const Layout& layout, const std::vector<T>& host, const Op& op,
-                         const T& init) {
-  const T guard = T(99);
+                         const T& init, const T& guard = T(99)) {
   const std::size_t segments = layout.offsets.size() - 1;
   const auto in = to_space(space, host, "in");
   const auto offsets = to_space(space, layout.offsets, "offsets");
@@ -142,11 +142,10 @@ inline std::vector<std::int64_t> fixed_offsets(std::int64_t n, std::int64_t size
   return offsets;
 }
 
-/// Runs the three fixed-size calls and checks them.
+/// Runs the three fixed-size calls and checks them (guards as check_offsets_calls).
 template <class Space, class T, class Op>
 void check_fixed_calls(const Space& space, std::int64_t size, const std::vector<T>& host, const Op& op,
-                       const T& init) {
-  const T guard = T(99);
+                       const T& init, const T& guard = T(99)) {
   const std::vector<std::int64_t> offsets = fixed_offsets(std::int64_t(host.size()), size);
   const std::size_t segments = offsets.size() - 1;
   const auto in = to_space(space, host, "in");

@@ -5,6 +5,7 @@
 // kernels at these sizes.
 
 #include "../test_support.hpp"
+#include "affine_maps.hpp"
 
 #include <kprim/impl/cuda/trait.hpp>
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(__CUDACC__)
@@ -187,31 +188,6 @@ std::vector<std::int64_t> lagged_scan_sizes() {
   return list;
 }
 
-/// x -> a x + b (mod P) in two Ints; op(f, g) applies f, then g (computed in Wide): associative,
-/// not commutative, as wide as the lagged and look-ahead kernels take.
-template <class Int, class Wide, Wide P>
-struct Affine {
-  Int a = 1, b = 0;
-  KOKKOS_FUNCTION friend bool operator==(const Affine& x, const Affine& y) { return x.a == y.a && x.b == y.b; }
-  friend const Affine& operator+(const Affine& f) { return f; }  // first_mismatch prints +value
-  friend std::ostream& operator<<(std::ostream& os, const Affine& f) { return os << f.a << " x + " << f.b; }
-};
-
-template <class F, class Wide, Wide P>
-struct ThenAffine {
-  static constexpr Wide p = P;
-  KOKKOS_FUNCTION F identity() const { return {}; }
-  KOKKOS_FUNCTION F operator()(const F& f, const F& g) const {
-    using Int = decltype(F::a);
-    return {Int(Wide(g.a) * f.a % p), Int((Wide(g.a) * f.b + g.b) % p)};
-  }
-};
-
-using Affine32 = Affine<std::int32_t, std::int64_t, 46349>;  // 8 bytes
-using ThenAffine32 = ThenAffine<Affine32, std::int64_t, 46349>;
-using Affine16 = Affine<std::int16_t, std::int32_t, 251>;  // 4 bytes
-using ThenAffine16 = ThenAffine<Affine16, std::int32_t, 251>;
-
 }  // namespace
 
 TEMPLATE_LIST_TEST_CASE("CUDA paths: long scans (the lagged kernel), every type and op", "[cuda]", CudaValueOp) {
@@ -258,9 +234,7 @@ void check_affine_scans(const std::vector<std::int64_t>& sizes, const char* name
   const Kokkos::Cuda space;
   const Op op;
   for (const std::int64_t n : sizes) {
-    std::mt19937_64 rng(n);
-    std::vector<F> host(n);
-    for (auto& f : host) f = {decltype(F::a)(1 + rng() % (Op::p - 1)), decltype(F::b)(rng() % Op::p)};
+    const std::vector<F> host = random_affine_maps<F, Op>(n, n);
     const auto in = to_space(space, host, "in");
     Kokkos::View<F*, Kokkos::CudaSpace> out("out", n);
     std::vector<F> expected(n);

@@ -1,10 +1,11 @@
-// Long segmented scans on CUDA, at the sizes where plain scans take the look-ahead kernel (sm_90;
-// the segmented scans run the lagged kernel there): CSR mixes (0-32, power law, ~1000, one
-// segment, starts on and next to tile edges, partial coverage), fixed-size segments, inclusive,
-// exclusive and in place, every type with Sum and Max and a non-commutative op, guard elements
-// after every output and around the elements no segment covers.
+// Long segmented scans and reduces on CUDA, at the sizes where plain scans take the look-ahead
+// kernel (sm_90; the segmented scans run the lagged kernel there): CSR mixes (0-32, power law,
+// ~1000, one segment, starts on and next to tile edges, partial coverage), fixed-size segments,
+// inclusive, exclusive and in place, every type with Sum and Max and a non-commutative op, guard
+// elements after every output and around the elements no segment covers.
 
 #include "../segmented_support.hpp"
+#include "affine_maps.hpp"
 
 #include <kprim/impl/cuda/trait.hpp>
 #if defined(KPRIM_ENABLE_CUDA_WARP) && defined(__CUDACC__)
@@ -13,7 +14,6 @@
 
 #include <algorithm>
 #include <map>
-#include <string>
 
 using namespace kprim_test;
 
@@ -82,49 +82,24 @@ std::vector<Layout> long_layouts(std::int64_t n) {
   return list;
 }
 
-/// Inclusive and exclusive scans over `offsets`, and the inclusive one in place, against the
-/// sequential answers; every output has a guard element after it, and elements outside the
-/// segments must keep `guard`.
+/// The offsets calls (segmented_support.hpp's, guards included), then the inclusive scan in place:
+/// the elements outside the segments keep their input.
 template <class T, class Op>
-void check_long_offsets(const std::vector<T>& host, const std::vector<std::int64_t>& offsets, const Op& op,
-                        const T& init, const T& guard) {
+void check_long_offsets(const std::vector<T>& host, const Layout& layout, const Op& op, const T& init,
+                        const T& guard) {
   const Kokkos::Cuda space;
+  check_offsets_calls(space, layout, host, op, init, guard);
   const std::size_t n = host.size();
-  const auto in = to_space(space, host, "in");
-  const auto offsets_view = to_space(space, offsets, "offsets");
-  const auto inclusive = guarded(space, n, guard);
-  const auto exclusive = guarded(space, n, guard);
-  kprim::segmented_inclusive_scan(space, in, offsets_view, first_n(inclusive, n), op);
-  kprim::segmented_exclusive_scan(space, in, offsets_view, first_n(exclusive, n), init, op);
   std::vector<T> want_reduce, want_inclusive, want_exclusive;
-  expected_segments(host, offsets, op, init, guard, want_reduce, want_inclusive, want_exclusive);
-  CHECK(first_mismatch(to_host(inclusive), want_inclusive) == -1);
-  CHECK(first_mismatch(to_host(exclusive), want_exclusive) == -1);
-  // In place: the elements outside the segments keep their input.
+  expected_segments(host, layout.offsets, op, init, guard, want_reduce, want_inclusive, want_exclusive);
+  for (std::int64_t i = 0; i < layout.offsets.front(); ++i) want_inclusive[i] = host[i];
+  for (std::size_t i = std::size_t(layout.offsets.back()); i < n; ++i) want_inclusive[i] = host[i];
   std::vector<T> with_guard(host);
   with_guard.push_back(guard);
   const auto in_place = to_space(space, with_guard, "in place");
-  kprim::segmented_inclusive_scan(space, first_n(in_place, n), offsets_view, first_n(in_place, n), op);
-  for (std::int64_t i = 0; i < offsets.front(); ++i) want_inclusive[i] = host[i];
-  for (std::size_t i = std::size_t(offsets.back()); i < n; ++i) want_inclusive[i] = host[i];
+  const auto offsets = to_space(space, layout.offsets, "offsets");
+  kprim::segmented_inclusive_scan(space, first_n(in_place, n), offsets, first_n(in_place, n), op);
   CHECK(first_mismatch(to_host(in_place), want_inclusive) == -1);
-}
-
-/// The fixed-size forms of the same.
-template <class T, class Op>
-void check_long_fixed(const std::vector<T>& host, std::int64_t size, const Op& op, const T& init, const T& guard) {
-  const Kokkos::Cuda space;
-  const std::size_t n = host.size();
-  const auto in = to_space(space, host, "in");
-  const auto inclusive = guarded(space, n, guard);
-  const auto exclusive = guarded(space, n, guard);
-  kprim::segmented_inclusive_scan(space, in, size, first_n(inclusive, n), op);
-  kprim::segmented_exclusive_scan(space, in, size, first_n(exclusive, n), init, op);
-  std::vector<T> want_reduce, want_inclusive, want_exclusive;
-  expected_segments(host, fixed_offsets(std::int64_t(n), size), op, init, guard, want_reduce, want_inclusive,
-                    want_exclusive);
-  CHECK(first_mismatch(to_host(inclusive), want_inclusive) == -1);
-  CHECK(first_mismatch(to_host(exclusive), want_exclusive) == -1);
 }
 
 /// Every layout and fixed size at the look-ahead threshold plus a tile and 3 (a short last tile),
@@ -141,16 +116,16 @@ void check_long_segmented(const Op& op, const T& init, const T& guard, const std
   for (const Layout& layout : layouts_of[n]) {
     DYNAMIC_SECTION(layout.name) {
       INFO(layout.name << ": " << n << " elements, " << layout.offsets.size() - 1 << " segments");
-      check_long_offsets(host, layout.offsets, op, init, guard);
+      check_long_offsets(host, layout, op, init, guard);
     }
   }
   for (const std::int64_t size : {std::int64_t(1), std::int64_t(3), lookahead_tile<T>(), lookahead_tile<T>() + 1,
                                   std::int64_t(1'000'003), n}) {
     DYNAMIC_SECTION("segments of " << size) {
       INFO("segments of " << size << ", " << n << " and " << threshold << " elements");
-      check_long_fixed(host, size, op, init, guard);
+      check_fixed_calls(Kokkos::Cuda{}, size, host, op, init, guard);
       const std::vector<T> at_threshold(host.begin(), host.begin() + threshold);
-      check_long_fixed(at_threshold, size, op, init, guard);
+      check_fixed_calls(Kokkos::Cuda{}, size, at_threshold, op, init, guard);
     }
   }
 }
@@ -162,36 +137,10 @@ const std::vector<T>& exact_values(std::int64_t n) {
   return values;
 }
 
-/// x -> a x + b (mod P) in two Ints, with an identity: associative, not commutative, 4 or 8 bytes.
-template <class Int, class Wide, Wide P>
-struct Affine {
-  Int a = 1, b = 0;
-  KOKKOS_FUNCTION friend bool operator==(const Affine& x, const Affine& y) { return x.a == y.a && x.b == y.b; }
-  friend const Affine& operator+(const Affine& f) { return f; }  // first_mismatch prints +value
-  friend std::ostream& operator<<(std::ostream& os, const Affine& f) { return os << f.a << " x + " << f.b; }
-};
-template <class F, class Wide, Wide P>
-struct ThenAffine {
-  static constexpr Wide p = P;
-  KOKKOS_FUNCTION F identity() const { return {}; }
-  KOKKOS_FUNCTION F operator()(const F& f, const F& g) const {
-    using Int = decltype(F::a);
-    return {Int(Wide(g.a) * f.a % p), Int((Wide(g.a) * f.b + g.b) % p)};
-  }
-};
-using Affine16 = Affine<std::int16_t, std::int32_t, 251>;  // 4 bytes
-using ThenAffine16 = ThenAffine<Affine16, std::int32_t, 251>;
-using Affine32 = Affine<std::int32_t, std::int64_t, 46349>;  // 8 bytes
-using ThenAffine32 = ThenAffine<Affine32, std::int64_t, 46349>;
-
 template <class F, class Op>
 const std::vector<F>& random_maps(std::int64_t n) {
   static std::vector<F> maps;
-  if (std::int64_t(maps.size()) != n) {
-    std::mt19937_64 rng(n);
-    maps.resize(n);
-    for (auto& f : maps) f = {decltype(F::a)(1 + rng() % (Op::p - 1)), decltype(F::b)(rng() % Op::p)};
-  }
+  if (std::int64_t(maps.size()) != n) maps = random_affine_maps<F, Op>(n, n);
   return maps;
 }
 
