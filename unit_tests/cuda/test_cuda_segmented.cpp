@@ -1,8 +1,9 @@
 // Long segmented scans and reduces on CUDA, at the sizes where plain scans take the look-ahead
-// kernel (sm_90; the segmented scans run the lagged kernel there): CSR mixes (0-32, power law,
-// ~1000, one segment, starts on and next to tile edges, partial coverage), fixed-size segments,
-// inclusive, exclusive and in place, every type with Sum and Max and a non-commutative op, guard
-// elements after every output and around the elements no segment covers.
+// kernel (sm_90; there the 8-byte types with a commutative op take the segmented look-ahead
+// kernel, the others the lagged one): CSR mixes (0-32, power law, ~1000, one segment, starts on
+// and next to tile edges, partial coverage), fixed-size segments, inclusive, exclusive and in
+// place, every type with Sum and Max and a non-commutative op, guard elements after every output
+// and around the elements no segment covers.
 
 #include "../segmented_support.hpp"
 #include "affine_maps.hpp"

@@ -143,6 +143,205 @@ __device__ __forceinline__ void last_tile_vector(const T* stage, int v, const T*
   }
 }
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+/// Thread 0 of a look-ahead kernel's block sets up its barriers (a __syncthreads follows).
+template <class Shape>
+__device__ __forceinline__ void init_barriers(unsigned long long* full, unsigned long long* empty,
+                                              unsigned long long* issued, unsigned long long* reduced,
+                                              unsigned long long* prefixed) {
+  for (int s = 0; s < Shape::stages; ++s) {
+    barrier_init(&full[s], 1);
+    // Every thread that reads a stage or its tile index frees it itself (the compute warps, the
+    // reduce warp, the look-ahead): each release orders its own reads (and the compute warps'
+    // writes of a whole tile, once its bulk store has read them) before the next bulk copy.
+    barrier_init(&empty[s], (Shape::compute_warps + 2) * warp_size);
+    barrier_init(&issued[s], 1);
+    barrier_init(&reduced[s], warp_size);  // the reduce warp is done reading: the stage may be written
+  }
+  for (int s = 0; s < Shape::prefix_slots; ++s) barrier_init(&prefixed[s], 1);
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+/// The reduce warp's fold of a tile (its stage, and `global`, count elements from its first, for the
+/// last tile's tail): op over its elements, or with Masked over those from position `from` on; lane
+/// 0 gets it. Any order with a Commutative op (each lane its own vectors, the lanes at the end),
+/// else in order through `step_folds` (a padded 32 x 32 table of T in shared memory).
+template <class Shape, bool Commutative, bool Masked, class T, class Op>
+__device__ __forceinline__ T fold_tile(const T* stage, const T* global, std::int64_t count, const T& identity,
+                                       const Op& op, int from, T* step_folds, int lane) {
+  constexpr int width = Shape::vector_elements;
+  constexpr std::int64_t tile_size = Shape::tile_size;
+  constexpr int steps = int(tile_size / width) / warp_size;
+  const bool whole = count >= tile_size;
+  const auto mask = [&](int v, T(&x)[width]) {
+    if constexpr (Masked) {
+#pragma unroll
+      for (int e = 0; e < width; ++e)
+        if (v * width + e < from) x[e] = identity;
+    }
+  };
+  if constexpr (Commutative) {
+    T fold[width];
+#pragma unroll
+    for (int e = 0; e < width; ++e) fold[e] = identity;
+    if (whole) {
+#pragma unroll 4
+      for (int v = lane; v < int(tile_size / width); v += warp_size) {
+        T x[width];
+        stage_vector(stage, v, x);
+        mask(v, x);
+#pragma unroll
+        for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
+      }
+    } else {
+      for (int v = lane; v < int(tile_size / width); v += warp_size) {
+        T x[width];
+        last_tile_vector(stage, v, global, int(count), identity, x);
+        mask(v, x);
+#pragma unroll
+        for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
+      }
+    }
+    T aggregate = fold[0];
+#pragma unroll
+    for (int e = 1; e < width; ++e) aggregate = op(aggregate, fold[e]);
+#pragma unroll
+    for (int offset = warp_size / 2; offset > 0; offset /= 2)
+      aggregate = op(aggregate, shuffle_index(aggregate, lane ^ offset));
+    return aggregate;
+  } else {
+    // In order: in step i lane l folds vector 32 i + l into row i, column l of a padded 32 x 32
+    // table; lane r then folds row r, and a warp reduce the rows (one reduce a tile: a reduce
+    // a step kept the aggregates late).
+    static_assert(steps == warp_size, "the reduce warp's in-order fold takes a 32 x 32 table");
+#pragma unroll 4
+    for (int i = 0; i < steps; ++i) {
+      const int v = i * warp_size + lane;
+      T x[width];
+      if (whole) stage_vector(stage, v, x);
+      else last_tile_vector(stage, v, global, int(count), identity, x);
+      mask(v, x);
+      T fold = x[0];
+#pragma unroll
+      for (int e = 1; e < width; ++e) fold = op(fold, x[e]);
+      step_folds[i * (warp_size + 1) + lane] = fold;
+    }
+    __syncwarp();
+    T row = step_folds[lane * (warp_size + 1)];
+#pragma unroll 8
+    for (int c = 1; c < warp_size; ++c) row = op(row, step_folds[lane * (warp_size + 1) + c]);
+    __syncwarp();  // the rows are read before the next tile's steps write them
+    return warp_reduce(row, op);
+  }
+}
+
+/// The producer warp of a look-ahead kernel (Shape: LookaheadShape<T>): takes a ticket per tile and
+/// bulk-loads the tile into the next free stage of the ring (full[s] completes with its data,
+/// issued[s] once tile_of[s] names it; tile_of[s] = -1 once the tickets pass `tiles`), then counts
+/// the block out of the ticket slot.
+template <class Shape, class T>
+__device__ __forceinline__ void produce_tiles(const T* in, std::int64_t n, std::int64_t tiles, unsigned* tickets,
+                                              T* ring, unsigned long long* full, unsigned long long* empty,
+                                              unsigned long long* issued, std::int64_t* tile_of, int lane) {
+  constexpr int stages = Shape::stages;
+  constexpr std::int64_t tile_size = Shape::tile_size;
+  for (std::int64_t k = 0;; ++k) {
+    const int s = int(k % stages);
+    if (k >= stages) barrier_wait(&empty[s], (unsigned(k / stages) & 1u) ^ 1u);
+    unsigned ticket = 0;
+    if (lane == 0) ticket = atomicAdd(tickets, 1u);
+    const std::int64_t t = __shfl_sync(full_warp_mask, ticket, 0);
+    if (t >= tiles) {
+      if (lane == 0) {
+        tile_of[s] = -1;
+        barrier_arrive(&full[s]);
+        barrier_arrive(&issued[s]);
+      }
+      break;
+    }
+    T* const stage = ring + s * tile_size;
+    const std::int64_t first = t * tile_size;
+    const std::int64_t bulk = tile_whole_vectors<T>(n - first);  // the last tile's tail: see last_tile_vector
+    if (lane == 0) {
+      tile_of[s] = t;
+      // The readers of the stage's previous tile are done (empty[s]); their generic-proxy reads come
+      // before this copy's async-proxy writes.
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      if (bulk > 0) {
+        barrier_arrive_expect(&full[s], unsigned(bulk * sizeof(T)));
+        bulk_load(stage, in + first, unsigned(bulk * sizeof(T)), &full[s]);
+      } else {
+        barrier_arrive(&full[s]);
+      }
+      barrier_arrive(&issued[s]);
+    }
+  }
+  if (lane == 0) count_out(tickets);
+}
+
+/// The look-ahead warp of a look-ahead kernel: for the block's next tile t, op over the tile words
+/// (W, published by the reduce warps) of every tile from its previous tile up to t - 1 (32 x Batch
+/// words in flight, empty ones read again), added to the running prefix that starts at `running`;
+/// lane 0 puts each tile's prefix in prefix_of and arrives on prefixed. In order across the lanes
+/// unless Commutative.
+template <class Shape, int Batch, bool Commutative, class W, class WOp, class PrefixSlots>
+__device__ __forceinline__ void look_ahead_tiles(const TileStates<W>& states, W running, const W& identity,
+                                                 const WOp& op, unsigned long long* issued, unsigned long long* empty,
+                                                 unsigned long long* prefixed, const std::int64_t* tile_of,
+                                                 PrefixSlots& prefix_of, int lane) {
+  constexpr int stages = Shape::stages, prefix_slots = Shape::prefix_slots;
+  std::int64_t covered = 0;  // running holds the seed and the tiles [0, covered)
+  for (std::int64_t k = 0;; ++k) {
+    const int s = int(k % stages);
+    barrier_wait(&issued[s], unsigned(k / stages) & 1u);
+    const std::int64_t t = tile_of[s];
+    barrier_arrive(&empty[s]);  // the tile index is read; the look-ahead needs nothing else of the stage
+    if (t < 0) break;
+    W gap = identity;
+    for (std::int64_t base = covered; base < t; base += std::int64_t(warp_size) * Batch) {
+      W value[Batch];
+      unsigned empty_words = 0;  // bit j: word j still empty (a bit mask keeps the warp within its registers)
+#pragma unroll
+      for (int j = 0; j < Batch; ++j) {
+        const std::int64_t index = base + j * warp_size + lane;
+        value[j] = identity;
+        unsigned status = tile_aggregate;
+        if (index < t) states.read(index, value[j], status);
+        if (status == tile_empty) empty_words |= 1u << j;
+      }
+      while (__any_sync(full_warp_mask, empty_words != 0)) {
+#pragma unroll
+        for (int j = 0; j < Batch; ++j)
+          if (empty_words & (1u << j)) {
+            unsigned status;
+            states.read(base + j * warp_size + lane, value[j], status);
+            if (status != tile_empty) empty_words &= ~(1u << j);
+          }
+      }
+#pragma unroll
+      for (int j = 0; j < Batch; ++j) {
+        // In order for a non-commutative op: word base + 32 j + lane, folded across the lanes
+        // (lane 0 keeps the gap); any order otherwise, folded across the lanes once at the end.
+        if constexpr (Commutative) gap = op(gap, value[j]);
+        else gap = op(gap, warp_reduce(value[j], op));
+      }
+    }
+    if constexpr (Commutative) {
+#pragma unroll
+      for (int offset = warp_size / 2; offset > 0; offset /= 2) gap = op(gap, shuffle_index(gap, lane ^ offset));
+    }
+    running = op(running, gap);  // lane 0's is the prefix
+    covered = t;
+    if (lane == 0) {
+      const int ps = int(k % prefix_slots);
+      prefix_of[ps] = running;
+      barrier_arrive(&prefixed[ps]);
+    }
+  }
+}
+#endif
+
 }  // namespace lookahead
 
 /// The look-ahead scan of in[0, n) into out (both 16-byte aligned; in may be out), from seed,
@@ -173,55 +372,11 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   __shared__ Slots<T, commutative ? 1 : steps * (warp_size + 1)> step_folds;
   const int warp = int(threadIdx.x) / warp_size, lane = lane_id();
   const T identity = identity_of<T>(op);
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < stages; ++s) {
-      barrier_init(&full[s], 1);
-      // Every thread that reads a stage or its tile index frees it itself (the compute warps, the
-      // reduce warp, the look-ahead): each release orders its own reads (and the compute warps'
-      // writes of a whole tile, once its bulk store has read them) before the next bulk copy.
-      barrier_init(&empty[s], (warps + 2) * warp_size);
-      barrier_init(&issued[s], 1);
-      barrier_init(&reduced[s], warp_size);  // the reduce warp is done reading: the stage may be written
-    }
-    for (int s = 0; s < prefix_slots; ++s) barrier_init(&prefixed[s], 1);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  }
+  if (threadIdx.x == 0) init_barriers<Shape>(full, empty, issued, reduced, prefixed);
   __syncthreads();
 
   if (warp == warps) {  // the producer
-    for (std::int64_t k = 0;; ++k) {
-      const int s = int(k % stages);
-      if (k >= stages) barrier_wait(&empty[s], (unsigned(k / stages) & 1u) ^ 1u);
-      unsigned ticket = 0;
-      if (lane == 0) ticket = atomicAdd(states.tickets, 1u);
-      const std::int64_t t = __shfl_sync(full_warp_mask, ticket, 0);
-      if (t >= tiles) {
-        if (lane == 0) {
-          tile_of[s] = -1;
-          barrier_arrive(&full[s]);
-          barrier_arrive(&issued[s]);
-        }
-        break;
-      }
-      T* const stage = ring + s * tile_size;
-      const std::int64_t first = t * tile_size;
-      const std::int64_t bulk = tile_whole_vectors<T>(n - first);  // the last tile's tail: see last_tile_vector
-      if (lane == 0) {
-        tile_of[s] = t;
-        // The readers of the stage's previous tile are done (empty[s]); their generic-proxy reads come
-        // before this copy's async-proxy writes.
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        if (bulk > 0) {
-          barrier_arrive_expect(&full[s], unsigned(bulk * sizeof(T)));
-          bulk_load(stage, in + first, unsigned(bulk * sizeof(T)), &full[s]);
-        } else {
-          barrier_arrive(&full[s]);
-        }
-        barrier_arrive(&issued[s]);
-      }
-    }
-    if (lane == 0) count_out(states.tickets);
+    produce_tiles<Shape>(in, n, tiles, states.tickets, ring, full, empty, issued, tile_of, lane);
     return;
   }
 
@@ -240,56 +395,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       const int s = int(k % stages);
       const T* const stage = ring + s * tile_size;
       const std::int64_t first = t * tile_size;
-      const bool whole = first + tile_size <= n;
-      T aggregate = identity;
-      if constexpr (commutative) {  // each lane its own vectors, in any order; the lanes at the end
-        T fold[width];
-#pragma unroll
-        for (int e = 0; e < width; ++e) fold[e] = identity;
-        if (whole) {
-#pragma unroll 4
-          for (int v = lane; v < int(tile_size / width); v += warp_size) {
-            T x[width];
-            stage_vector(stage, v, x);
-#pragma unroll
-            for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
-          }
-        } else {
-          for (int v = lane; v < int(tile_size / width); v += warp_size) {
-            T x[width];
-            last_tile_vector(stage, v, in + first, int(n - first), identity, x);
-#pragma unroll
-            for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
-          }
-        }
-        aggregate = fold[0];
-#pragma unroll
-        for (int e = 1; e < width; ++e) aggregate = op(aggregate, fold[e]);
-#pragma unroll
-        for (int offset = warp_size / 2; offset > 0; offset /= 2)
-          aggregate = op(aggregate, shuffle_index(aggregate, lane ^ offset));
-      } else {
-        // In order: in step i lane l folds vector 32 i + l into row i, column l of a padded 32 x 32
-        // table; lane r then folds row r, and a warp reduce the rows (one reduce a tile: a reduce
-        // a step kept the aggregates late).
-#pragma unroll 4
-        for (int i = 0; i < steps; ++i) {
-          const int v = i * warp_size + lane;
-          T x[width];
-          if (whole) stage_vector(stage, v, x);
-          else last_tile_vector(stage, v, in + first, int(n - first), identity, x);
-          T fold = x[0];
-#pragma unroll
-          for (int e = 1; e < width; ++e) fold = op(fold, x[e]);
-          step_folds[i * (warp_size + 1) + lane] = fold;
-        }
-        __syncwarp();
-        T row = step_folds[lane * (warp_size + 1)];
-#pragma unroll 8
-        for (int c = 1; c < warp_size; ++c) row = op(row, step_folds[lane * (warp_size + 1) + c]);
-        __syncwarp();  // the rows are read before the next tile's steps write them
-        aggregate = warp_reduce(row, op);
-      }
+      const T aggregate = fold_tile<Shape, commutative, false>(stage, in + first, n - first, identity, op, 0,
+                                                               step_folds.data(), lane);
       barrier_arrive(&reduced[s]);
       barrier_arrive(&empty[s]);
       if (lane == 0) states.template publish<TileWrite::store>(t, aggregate, tile_aggregate);  // written once
@@ -298,55 +405,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   }
 
   if (warp == warps + 2) {  // the look-ahead: op over every tile before the block's next one
-    T running = seed;         // seed and the tiles [0, covered)
-    std::int64_t covered = 0;
-    for (std::int64_t k = 0;; ++k) {
-      const int s = int(k % stages);
-      barrier_wait(&issued[s], unsigned(k / stages) & 1u);
-      const std::int64_t t = tile_of[s];
-      barrier_arrive(&empty[s]);  // the tile index is read; the look-ahead needs nothing else of the stage
-      if (t < 0) break;
-      T gap = identity;
-      for (std::int64_t base = covered; base < t; base += std::int64_t(warp_size) * Shape::batch) {
-        T value[Shape::batch];
-        unsigned empty_words = 0;  // bit j: word j still empty (a bit mask keeps the warp within its registers)
-#pragma unroll
-        for (int j = 0; j < Shape::batch; ++j) {
-          const std::int64_t index = base + j * warp_size + lane;
-          value[j] = identity;
-          unsigned status = tile_aggregate;
-          if (index < t) states.read(index, value[j], status);
-          if (status == tile_empty) empty_words |= 1u << j;
-        }
-        while (__any_sync(full_warp_mask, empty_words != 0)) {
-#pragma unroll
-          for (int j = 0; j < Shape::batch; ++j)
-            if (empty_words & (1u << j)) {
-              unsigned status;
-              states.read(base + j * warp_size + lane, value[j], status);
-              if (status != tile_empty) empty_words &= ~(1u << j);
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < Shape::batch; ++j) {
-          // In order for a non-commutative op: word base + 32 j + lane, folded across the lanes
-          // (lane 0 keeps the gap); any order otherwise, folded across the lanes once at the end.
-          if constexpr (commutative) gap = op(gap, value[j]);
-          else gap = op(gap, warp_reduce(value[j], op));
-        }
-      }
-      if constexpr (commutative) {
-#pragma unroll
-        for (int offset = warp_size / 2; offset > 0; offset /= 2) gap = op(gap, shuffle_index(gap, lane ^ offset));
-      }
-      running = op(running, gap);  // lane 0's is the prefix
-      covered = t;
-      if (lane == 0) {
-        const int ps = int(k % prefix_slots);
-        prefix_of[ps] = running;
-        barrier_arrive(&prefixed[ps]);
-      }
-    }
+    look_ahead_tiles<Shape, Shape::batch, commutative>(states, seed, identity, op, issued, empty, prefixed, tile_of,
+                                                       prefix_of, lane);
     return;
   }
 
@@ -457,17 +517,20 @@ class PerDeviceFlag {
   std::atomic<unsigned long long> known_{0}, value_{0};
 };
 
-/// Whether this build's lookahead_scan_kernel<T, Op> runs sm_90 code on `device` (the current one):
-/// a device of compute capability 9.0 or more, and code compiled for it (an older target's kernel
-/// is empty, also when the driver compiles its PTX for a newer device). Checked once a device.
+/// Whether `kernel` runs sm_90 code on the current device: a device of compute capability 9.0 or
+/// more, and code compiled for it (an older target's kernel is empty, also when the driver compiles
+/// its PTX for a newer device).
+inline bool has_sm90_code(const void* kernel) {
+  cudaFuncAttributes attributes{};
+  return cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.binaryVersion >= 90 &&
+         attributes.ptxVersion >= 90;
+}
+/// Whether this build's lookahead_scan_kernel<T, Op> runs sm_90 code on `device` (the current
+/// one), checked once a device.
 template <class T, class Op>
 bool lookahead_scan_compiled(int device) {
   static PerDeviceFlag<true> compiled;
-  return compiled.get(device, [](int) {
-    cudaFuncAttributes attributes{};
-    return cudaFuncGetAttributes(&attributes, lookahead_scan_kernel<T, Op>) == cudaSuccess &&
-           attributes.binaryVersion >= 90 && attributes.ptxVersion >= 90;
-  });
+  return compiled.get(device, [](int) { return has_sm90_code(reinterpret_cast<const void*>(lookahead_scan_kernel<T, Op>)); });
 }
 
 /// Whether a scan of n elements of T takes the look-ahead kernel on a device of sm_count SMs: when

@@ -18,6 +18,7 @@
 #include <kprim/impl/cuda/api.hpp>
 #include <kprim/impl/cuda/block.cuh>
 #include <kprim/impl/cuda/load.cuh>
+#include <kprim/impl/cuda/lookahead_segmented_scan.cuh>
 #include <kprim/impl/cuda/scan.cuh>
 #include <kprim/impl/validate.hpp>
 
@@ -165,10 +166,12 @@ template <class T, class Pair>
 inline constexpr bool takes_lagged_segments_v = lagged_scan_avail_v<T> && tile_word_kind_v<Pair> != TileWordKind::split;
 
 /// The tile state of a segmented scan of n elements of T (as the plain scan's: a ticket slot and
-/// one tile word of the pair per tile, for the smaller tiles of the two shapes).
+/// one tile word of the pair per tile, for the smallest tiles of the kernels it may take).
 template <class T, class Pair>
 constexpr TileStateNeed segmented_scan_tile_state(std::int64_t n) {
-  if constexpr (takes_lagged_segments_v<T, Pair>)
+  if constexpr (sizeof(T) == 8)  // room for the look-ahead kernel's tiles too (lookahead_segmented_scan_avail_v)
+    return scan_tile_state_for<Pair, segmented_scan_policy<T>, lagged_scan_policy<T>, LookaheadShape<T>>(n);
+  else if constexpr (takes_lagged_segments_v<T, Pair>)
     return scan_tile_state_for<Pair, segmented_scan_policy<T>, lagged_scan_policy<T>>(n);
   else
     return scan_tile_state_for<Pair, segmented_scan_policy<T>>(n);
@@ -200,6 +203,23 @@ void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input
     check_launch(function, int(cudaGetLastError()), "segmented scan kernel launch");
   };
   using policy = segmented_scan_policy<T>;
+  // Long scans of 8-byte types with a commutative op take the look-ahead kernel on sm_90
+  // (lookahead_segmented_scan.cuh).
+  if constexpr (lookahead_segmented_scan_avail_v<T, In, Op>) {
+    const int device = space.cuda_device();
+    if (takes_lookahead_scan<T>(n, sm_count) && scan_moves_vectors<T, policy>(in, out) &&
+        lookahead_segmented_scan_compiled<T, Pair, PairOp, Op, Heads, Exclusive>(device)) {
+      if ((n + LookaheadShape<T>::tile_size - 1) / LookaheadShape<T>::tile_size > std::int64_t(0x7fffffff))
+        throw_invalid_argument(function, "a segmented scan of " + std::to_string(n) +
+                                             " elements needs more than 2^31 tiles on the CUDA path");
+      const ToolsKernel announce("kprim::cuda::lookahead_segmented_scan_kernel", space);
+      check_launch(function,
+                   int(launch_lookahead_segmented_scan<Exclusive, Pair, PairOp>(stream, device, in.data, out.data, heads,
+                                                                               n, init, op, tile_state, sm_count)),
+                   "segmented scan kernel launch");
+      return;
+    }
+  }
   if constexpr (vectorizable_v<In> && policy::items % vector_width_v<In> == 0) {
     if (scan_moves_vectors<T, policy>(in, out)) {
       if constexpr (takes_lagged_segments_v<T, Pair>) {

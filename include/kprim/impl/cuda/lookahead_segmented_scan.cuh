@@ -1,0 +1,362 @@
+#pragma once
+// Device layer, hand-written CUDA, sm_90 and later: long segmented scans on the look-ahead kernel's
+// pipeline (lookahead_scan.cuh): the same producer (bulk loads into a ring of 4 tiles), look-ahead
+// warp and bulk stores, with (value, has-head) pairs in the tile words, for an op that commutes:
+//   - the reduce warp finds the tile's last head in the head bits and folds the elements from it
+//     on (those before it masked to the identity): the pair (that fold, whether the tile holds a
+//     head) is the tile's word;
+//   - the look-ahead warp folds the words of the tiles before the block's next one from the last
+//     word with a head on;
+//   - each compute lane takes a run of 4 consecutive 16-byte vectors, folds it from its last head
+//     on, the warp scans the lanes' folds once a tile (heads by ballot: each lane adds the lanes
+//     from its segment's first on), and each element keeps its value from the warp's start and
+//     whether a head lies between, so the tile's prefix is applied only where none does.
+// The head bits of a tile are loaded once its index is known, while its data is on its way. Tiles
+// wholly inside the segments go out with one bulk store; the others element by element, only the
+// elements that belong to a segment. segmented_scan.cuh sends a scan here when
+// lookahead_segmented_scan_avail_v holds, from where the plain scan takes the look-ahead kernel
+// (takes_lookahead_scan), between contiguous 16-byte aligned Views.
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include <kprim/impl/cuda/lookahead_scan.cuh>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace kprim::impl::cuda {
+
+/// Whether a segmented scan of In into T with Op takes the look-ahead kernel (on sm_90): 8-byte T
+/// read as T with a commutative op that has an identity. H200, 2026-12-02, double sums through the
+/// calls, time / the lagged kernel's at 2^26 (2^24): ~1000 inclusive 0.92 (0.95), exclusive 0.96
+/// (1.01), fixed segments of 1000 0.98 (0.99). Floats lose 6-10% (1-32 to power law, fixed,
+/// exclusive) and keep the lagged kernel, as do ops that do not commute (not measured here;
+/// perf_tests/results/README.md, "Segmented scans on the look-ahead kernel").
+template <class T, class In, class Op>
+inline constexpr bool lookahead_segmented_scan_avail_v =
+    std::is_same_v<T, In> && sizeof(T) == 8 && lookahead_scan_avail_v<T, Op> && is_commutative_v<Op>;
+
+namespace lookahead {
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+/// The segmented kernel's look-ahead warp: as look_ahead_tiles over (value, head) pair words, with
+/// each lane's words kept as values and a bit mask of heads (the plain kernel's registers and
+/// batches), for a commutative op: a batch folds without a warp reduce a word, its last head (a
+/// warp max) restarting every lane's fold, which takes the words from it on; the lanes join at the end.
+template <class Shape, class T, class Pair, class PairOp, class Op, class PrefixSlots>
+__device__ __forceinline__ void look_ahead_segments(const TileStates<Pair>& states, const T& identity,
+                                                    const PairOp& pair_op, const Op& op, unsigned long long* issued,
+                                                    unsigned long long* empty, unsigned long long* prefixed,
+                                                    const std::int64_t* tile_of, PrefixSlots& prefix_of, int lane) {
+  constexpr int stages = Shape::stages, prefix_slots = Shape::prefix_slots, batch = Shape::batch;
+  Pair running = pair_op.identity();  // the tiles [0, covered)
+  std::int64_t covered = 0;
+  for (std::int64_t k = 0;; ++k) {
+    const int s = int(k % stages);
+    barrier_wait(&issued[s], unsigned(k / stages) & 1u);
+    const std::int64_t t = tile_of[s];
+    barrier_arrive(&empty[s]);  // the tile index is read; the look-ahead needs nothing else of the stage
+    if (t < 0) break;
+    T gap = identity;  // the lane's share of op over the words after the gap's last head
+    unsigned gap_head = 0;
+    for (std::int64_t base = covered; base < t; base += std::int64_t(warp_size) * batch) {
+      T value[batch];
+      unsigned empty_words = 0, heads = 0;  // bit j: word j still empty / holds a head
+#pragma unroll
+      for (int j = 0; j < batch; ++j) {
+        const std::int64_t index = base + j * warp_size + lane;
+        Pair word = pair_op.identity();
+        unsigned status = tile_aggregate;
+        if (index < t) states.read(index, word, status);
+        value[j] = word.value;
+        if (status == tile_empty) empty_words |= 1u << j;  // an earlier call's word: its head bit is not ours
+        else heads |= (word.head != 0 ? 1u : 0u) << j;
+      }
+      while (__any_sync(full_warp_mask, empty_words != 0)) {
+#pragma unroll
+        for (int j = 0; j < batch; ++j)
+          if (empty_words & (1u << j)) {
+            Pair word;
+            unsigned status;
+            states.read(base + j * warp_size + lane, word, status);
+            if (status != tile_empty) {
+              empty_words &= ~(1u << j);
+              value[j] = word.value;
+              heads |= (word.head != 0 ? 1u : 0u) << j;
+            }
+          }
+      }
+      // 1 + the batch's last head as j * 32 + lane (0: none), the same in every lane.
+      const unsigned last =
+          __reduce_max_sync(full_warp_mask, heads != 0 ? unsigned((31 - __clz(heads)) * warp_size + lane + 1) : 0u);
+      if (last != 0) {
+        gap = identity;
+        gap_head = 1;
+      }
+#pragma unroll
+      for (int j = 0; j < batch; ++j)
+        if (unsigned(j * warp_size + lane) + 1 >= last) gap = op(gap, value[j]);
+    }
+#pragma unroll
+    for (int offset = warp_size / 2; offset > 0; offset /= 2) gap = op(gap, shuffle_index(gap, lane ^ offset));
+    running = pair_op(running, Pair{gap, gap_head});
+    covered = t;
+    if (lane == 0) {
+      const int ps = int(k % prefix_slots);
+      prefix_of[ps] = running;
+      barrier_arrive(&prefixed[ps]);
+    }
+  }
+}
+#endif
+
+}  // namespace lookahead
+
+/// The segmented look-ahead scan of in[0, n) into out (both 16-byte aligned; in may be out),
+/// restarting at every head (heads.run_heads<Bits>(first, n), first a multiple of Bits), writing
+/// only the elements in [heads.covered_begin(), heads.covered_end()). Inclusive: op over the
+/// element's segment up to it; Exclusive: op(init, the same up to the element before), init at a
+/// head. Pair / PairOp: the (value, head) pair and its segmented op. Launched as
+/// lookahead_scan_kernel<T, Op> is; `states` holds scan_tile_state_for<Pair> of its tiles.
+template <class T, class Pair, class PairOp, class Op, class Heads, bool Exclusive>
+__global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>::blocks_per_sm)
+    lookahead_segmented_scan_kernel(const T* in, T* out, Heads heads, std::int64_t n, std::int64_t tiles, T init,
+                                    Op op, TileStates<Pair> states) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using namespace lookahead;
+  using Shape = LookaheadShape<T>;
+  constexpr int width = Shape::vector_elements;
+  constexpr int stages = Shape::stages, warps = Shape::compute_warps, rounds = Shape::rounds;
+  constexpr int prefix_slots = Shape::prefix_slots;
+  constexpr std::int64_t tile_size = Shape::tile_size;
+  static_assert(is_commutative_v<Op>, "the segmented look-ahead folds in any order");
+  static_assert(rounds * width <= 32, "a lane's element flags take one 32-bit mask");
+  extern __shared__ uint4 lookahead_ring[];
+  T* const ring = reinterpret_cast<T*>(lookahead_ring);
+  __shared__ unsigned long long full[stages], empty[stages], issued[stages], reduced[stages], prefixed[prefix_slots];
+  __shared__ std::int64_t tile_of[stages];
+  __shared__ Slots<Pair, prefix_slots> prefix_of;
+  __shared__ Slots<Pair, 2 * warps> warp_totals;  // two tiles' worth: a fast warp may write the next one's
+  const int warp = int(threadIdx.x) / warp_size, lane = lane_id();
+  const PairOp pair_op{op};
+  const T identity = identity_of<T>(op);
+  const Pair no_pair = pair_op.identity();
+  if (threadIdx.x == 0) init_barriers<Shape>(full, empty, issued, reduced, prefixed);
+  __syncthreads();
+
+  if (warp == warps) {  // the producer
+    produce_tiles<Shape>(in, n, tiles, states.tickets, ring, full, empty, issued, tile_of, lane);
+    return;
+  }
+
+  // The reduce and compute warps learn their k-th tile's index as soon as the producer has its
+  // ticket (issued), so their head bits are loaded while the tile's data is on its way (full).
+  const auto tile_index = [&](std::int64_t k) {
+    const int s = int(k % stages);
+    barrier_wait(&issued[s], unsigned(k / stages) & 1u);
+    return tile_of[s];
+  };
+  const auto wait_for_data = [&](std::int64_t k) {
+    barrier_wait(&full[int(k % stages)], unsigned(k / stages) & 1u);
+  };
+
+  if (warp == warps + 1) {  // the reduce warp: each tile's pair, as soon as its data is in
+    for (std::int64_t k = 0;; ++k) {
+      const std::int64_t t = tile_index(k);
+      if (t < 0) break;
+      const int s = int(k % stages);
+      const std::int64_t first = t * tile_size;
+      // 1 + the position of the tile's last head (0: none), lane l looking at words l, l + 32, ...
+      unsigned last = 0;
+#pragma unroll
+      for (int w = lane; w < int(tile_size / 32); w += warp_size) {
+        const std::uint64_t bits = heads.template run_heads<32>(first + 32 * std::int64_t(w), n);
+        if (bits != 0) last = unsigned(32 * w + 64 - __clzll(static_cast<long long>(bits)));
+      }
+      last = __reduce_max_sync(full_warp_mask, last);
+      wait_for_data(k);
+      const int from = last == 0 ? 0 : int(last) - 1;
+      const T fold = fold_tile<Shape, true, true>(ring + s * tile_size, in + first, n - first, identity, op, from,
+                                                  static_cast<T*>(nullptr), lane);
+      barrier_arrive(&reduced[s]);
+      barrier_arrive(&empty[s]);
+      if (lane == 0) states.template publish<TileWrite::store>(t, Pair{fold, last != 0 ? 1u : 0u}, tile_aggregate);
+    }
+    return;
+  }
+
+  if (warp == warps + 2) {  // the look-ahead: the pair over every tile before the block's next one
+    look_ahead_segments<Shape>(states, identity, pair_op, op, issued, empty, prefixed, tile_of, prefix_of, lane);
+    return;
+  }
+
+  // The compute warps: lane l of warp w takes the tile's vectors (w * 32 + l) * rounds + r,
+  // r < rounds: a run of rounds * width consecutive elements, scanned in the lane, then one
+  // segmented warp scan a tile. Its r-th shared-memory access goes to vector r ^ swizzle, so the
+  // 8 lanes of a quarter-warp touch 8 different 16-byte bank groups (a lane stride of 64 bytes
+  // alone would give 4-way conflicts); two conditional swap rounds put the vectors in order.
+  static_assert(rounds == 4, "the swizzle permutes 4 vectors");
+  constexpr int run = rounds * width;
+  const int lane_vector = (warp * warp_size + lane) * rounds;
+  const int swizzle = (lane >> 1) & (rounds - 1);
+  const auto unswizzle = [&](auto& v) {  // v[r] held vector r ^ swizzle: now vector r
+    if (swizzle & 1) {
+      for (int e = 0; e < width; ++e) {
+        const T a0 = v[0][e], a2 = v[2][e];
+        v[0][e] = v[1][e], v[1][e] = a0, v[2][e] = v[3][e], v[3][e] = a2;
+      }
+    }
+    if (swizzle & 2) {
+      for (int e = 0; e < width; ++e) {
+        const T a0 = v[0][e], a1 = v[1][e];
+        v[0][e] = v[2][e], v[2][e] = a0, v[1][e] = v[3][e], v[3][e] = a1;
+      }
+    }
+  };
+  for (std::int64_t k = 0;; ++k) {
+    const std::int64_t t = tile_index(k);
+    if (t < 0) break;
+    const int s = int(k % stages);
+    const T* const stage = ring + s * tile_size;
+    const std::int64_t tile_first = t * tile_size;
+    const std::int64_t lane_first = tile_first + std::int64_t(lane_vector) * width;
+    // Bit m of `starts`: element m of the lane's run starts a segment.
+    const unsigned starts = unsigned(heads.template run_heads<run>(lane_first, n));
+    wait_for_data(k);
+    const bool whole = tile_first + tile_size <= n;
+    T x[rounds][width];
+#pragma unroll
+    for (int r = 0; r < rounds; ++r) {
+      const int v = lane_vector + (r ^ swizzle);
+      if (whole) stage_vector(stage, v, x[r]);
+      else last_tile_vector(stage, v, in + tile_first, int(n - tile_first), identity, x[r]);
+    }
+    unswizzle(x);
+    T lane_fold = x[0][0];  // the lane's run from its last head on
+#pragma unroll
+    for (int m = 1; m < run; ++m) lane_fold = (starts >> m) & 1u ? x[m / width][m % width] : T(op(lane_fold, x[m / width][m % width]));
+    // The warp's segmented scan of the lanes' folds: heads by ballot, each lane adding only the
+    // lanes from its segment's first on (the last lane at or below it whose run has a head).
+    const unsigned headed_lanes = __ballot_sync(full_warp_mask, starts != 0);
+    const unsigned at_or_below = headed_lanes & ((2u << lane) - 1);
+    const int reach = at_or_below != 0 ? __clz(at_or_below) - (31 - lane) : lane;
+    T inclusive = lane_fold;
+#pragma unroll
+    for (int offset = 1; offset < warp_size; offset *= 2) {
+      const T up = shuffle_up(inclusive, offset);
+      if (offset <= reach) inclusive = op(up, inclusive);
+    }
+    T below = shuffle_up(inclusive, 1);
+    if (lane == 0) below = identity;
+    // value[m]: op over the element's segment from the warp's first element, up to it (or before
+    // it when Exclusive); `headed`: a head lies in that span.
+    T value[run];
+    unsigned headed = 0;
+    T span_value = below;
+    unsigned span_head = (headed_lanes & ((1u << lane) - 1)) != 0 ? 1u : 0u;
+#pragma unroll
+    for (int m = 0; m < run; ++m) {
+      const unsigned head = (starts >> m) & 1u;
+      const T& xm = x[m / width][m % width];
+      if constexpr (Exclusive) {
+        value[m] = span_value;
+        headed |= span_head << m;
+      }
+      span_value = head ? xm : T(op(span_value, xm));
+      span_head |= head;
+      if constexpr (!Exclusive) {
+        value[m] = span_value;
+        headed |= span_head << m;
+      }
+    }
+    const T warp_last = shuffle_index(inclusive, warp_size - 1);
+    const std::int64_t covered_begin = heads.covered_begin(), covered_end = heads.covered_end();
+    const bool bulk = whole && tile_first >= covered_begin && tile_first + tile_size <= covered_end;
+    if (!bulk) barrier_arrive(&empty[s]);  // the tile is in registers: the stage is free
+    if (lane == 0) warp_totals[int(k & 1) * warps + warp] = Pair{warp_last, headed_lanes != 0 ? 1u : 0u};
+    asm volatile("bar.sync 1, %0;" ::"r"(warps * warp_size) : "memory");  // the compute warps only
+    Pair warp_prefix = no_pair;
+#pragma unroll
+    for (int w = 0; w < warps; ++w)
+      if (w < warp) warp_prefix = pair_op(warp_prefix, warp_totals[int(k & 1) * warps + w]);
+    const int ps = int(k % prefix_slots);
+    barrier_wait(&prefixed[ps], unsigned(k / prefix_slots) & 1u);
+    const T offset = pair_op(prefix_of[ps], warp_prefix).value;  // op over the segment before the warp's first
+    const auto result = [&](int m) {
+      const T y = (headed >> m) & 1u ? value[m] : T(op(offset, value[m]));
+      if constexpr (Exclusive) return (starts >> m) & 1u ? init : T(op(init, y));
+      else return y;
+    };
+    if (bulk) {
+      T y[rounds][width];  // the results, then swizzled as they were loaded
+#pragma unroll
+      for (int m = 0; m < run; ++m) y[m / width][m % width] = result(m);
+      unswizzle(y);  // an involution: y[r] is now vector r ^ swizzle
+      uint4* const stage_vectors = reinterpret_cast<uint4*>(ring + s * tile_size);
+      barrier_wait(&reduced[s], unsigned(k / stages) & 1u);  // the reduce warp may still read it
+#pragma unroll
+      for (int r = 0; r < rounds; ++r) {
+        uint4 q;
+        __builtin_memcpy(&q, y[r], 16);
+        stage_vectors[lane_vector + (r ^ swizzle)] = q;
+      }
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the writes before the store's reads
+      asm volatile("bar.sync 2, %0;" ::"r"(warps * warp_size) : "memory");
+      if (warp == 0 && lane == 0) {
+        bulk_store(out + tile_first, stage_vectors, unsigned(tile_size * sizeof(T)));
+        bulk_wait_read();
+      }
+      asm volatile("bar.sync 2, %0;" ::"r"(warps * warp_size) : "memory");  // the store has read the stage
+      barrier_arrive(&empty[s]);
+    } else {  // each lane its elements that belong to a segment
+      const std::int64_t end = covered_end < n ? covered_end : n;
+#pragma unroll
+      for (int m = 0; m < run; ++m) {
+        const std::int64_t i = lane_first + m;
+        if (i >= covered_begin && i < end) out[i] = result(m);
+      }
+    }
+  }
+  if (warp == 0 && lane == 0) bulk_wait();  // the block's stores are done before it leaves
+#else
+  (void)in, (void)out, (void)heads, (void)n, (void)tiles, (void)init, (void)op, (void)states;
+#endif
+}
+
+/// Whether this build's lookahead_segmented_scan_kernel runs sm_90 code on `device` (the current
+/// one), checked once a device.
+template <class T, class Pair, class PairOp, class Op, class Heads, bool Exclusive>
+bool lookahead_segmented_scan_compiled(int device) {
+  static PerDeviceFlag<true> compiled;
+  return compiled.get(device, [](int) {
+    return has_sm90_code(
+        reinterpret_cast<const void*>(lookahead_segmented_scan_kernel<T, Pair, PairOp, Op, Heads, Exclusive>));
+  });
+}
+
+/// Enqueues lookahead_segmented_scan_kernel of in into out on `stream` of `device` (the current
+/// one); tile_state holds scan_tile_state_for<Pair> of tiles of LookaheadShape<T>::tile_size.
+/// Returns the launch's error code.
+template <bool Exclusive, class Pair, class PairOp, class T, class Op, class Heads>
+cudaError_t launch_lookahead_segmented_scan(cudaStream_t stream, int device, const T* in, T* out, const Heads& heads,
+                                            std::int64_t n, const T& init, const Op& op, TileState tile_state,
+                                            int sm_count) {
+  using Shape = LookaheadShape<T>;
+  const std::int64_t tiles = (n + Shape::tile_size - 1) / Shape::tile_size;
+  const auto kernel = lookahead_segmented_scan_kernel<T, Pair, PairOp, Op, Heads, Exclusive>;
+  static PerDeviceFlag<false> configured;  // the ring's shared memory, raised once a device
+  cudaError_t error = cudaSuccess;
+  if (!configured.get(device, [&](int) {
+        error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::ring_bytes);
+        return error == cudaSuccess;
+      }))
+    return error;
+  const std::int64_t grid = std::min(tiles, std::int64_t(sm_count > 0 ? sm_count : 1) * Shape::blocks_per_sm);
+  kernel<<<unsigned(grid), Shape::threads, Shape::ring_bytes, stream>>>(in, out, heads, n, tiles, init, op,
+                                                                        TileStates<Pair>(tile_state, tiles));
+  return cudaGetLastError();
+}
+
+}  // namespace kprim::impl::cuda
+
+#endif
