@@ -234,7 +234,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     unswizzle(x);
     T lane_fold = x[0][0];  // the lane's run from its last head on
 #pragma unroll
-    for (int m = 1; m < run; ++m) lane_fold = (starts >> m) & 1u ? x[m / width][m % width] : T(op(lane_fold, x[m / width][m % width]));
+    for (int m = 1; m < run; ++m)
+      lane_fold = (starts >> m) & 1u ? x[m / width][m % width] : T(op(lane_fold, x[m / width][m % width]));
     // The warp's segmented scan of the lanes' folds: heads by ballot, each lane adding only the
     // lanes from its segment's first on (the last lane at or below it whose run has a head).
     const unsigned headed_lanes = __ballot_sync(full_warp_mask, starts != 0);
