@@ -1,5 +1,5 @@
 // Long segmented scans and reduces on CUDA, at the sizes where plain scans take the look-ahead
-// kernel (sm_90; there the 8-byte types with a commutative op take the segmented look-ahead
+// kernel (sm_90; there the 4- and 8-byte types with a commutative op take the segmented look-ahead
 // kernel, the others the lagged one): CSR mixes (0-32, power law, ~1000, one segment, starts on
 // and next to tile edges, partial coverage), fixed-size segments, inclusive, exclusive and in
 // place, every type with Sum and Max and a non-commutative op, guard elements after every output

@@ -176,18 +176,22 @@ __device__ __forceinline__ T fold_tile(const T* stage, const T* global, std::int
   const bool whole = count >= tile_size;
   const auto mask = [&](int v, T(&x)[width]) {
     if constexpr (Masked) {
+      if (v * width < from) {
 #pragma unroll
-      for (int e = 0; e < width; ++e)
-        if (v * width + e < from) x[e] = identity;
+        for (int e = 0; e < width; ++e)
+          if (v * width + e < from) x[e] = identity;
+      }
     }
   };
   if constexpr (Commutative) {
     T fold[width];
 #pragma unroll
     for (int e = 0; e < width; ++e) fold[e] = identity;
+    // Masked: the warp's steps wholly before `from` are skipped.
+    const int first_vector = Masked ? (from / width) & ~(warp_size - 1) : 0;
     if (whole) {
 #pragma unroll 4
-      for (int v = lane; v < int(tile_size / width); v += warp_size) {
+      for (int v = first_vector + lane; v < int(tile_size / width); v += warp_size) {
         T x[width];
         stage_vector(stage, v, x);
         mask(v, x);
@@ -195,7 +199,7 @@ __device__ __forceinline__ T fold_tile(const T* stage, const T* global, std::int
         for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
       }
     } else {
-      for (int v = lane; v < int(tile_size / width); v += warp_size) {
+      for (int v = first_vector + lane; v < int(tile_size / width); v += warp_size) {
         T x[width];
         last_tile_vector(stage, v, global, int(count), identity, x);
         mask(v, x);

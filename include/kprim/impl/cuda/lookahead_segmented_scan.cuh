@@ -7,10 +7,11 @@
 //     head) is the tile's word;
 //   - the look-ahead warp folds the words of the tiles before the block's next one from the last
 //     word with a head on;
-//   - each compute lane takes a run of 4 consecutive 16-byte vectors, folds it from its last head
-//     on, the warp scans the lanes' folds once a tile (heads by ballot: each lane adds the lanes
-//     from its segment's first on), and each element keeps its value from the warp's start and
-//     whether a head lies between, so the tile's prefix is applied only where none does.
+//   - each compute lane takes a run of 4 consecutive 16-byte vectors, folds each vector from its
+//     last head on, combines the 4 (fold, has-head) pairs in order, the warp scans the lanes' folds
+//     once a tile (heads by ballot: each lane adds the lanes from its segment's first on), and
+//     once the tile's prefix is in each vector is rescanned in registers from its carry,
+//     restarting at its heads.
 // The head bits of a tile are loaded once its index is known, while its data is on its way. Tiles
 // wholly inside the segments go out with one bulk store; the others element by element, only the
 // elements that belong to a segment. segmented_scan.cuh sends a scan here when
@@ -26,15 +27,16 @@
 
 namespace kprim::impl::cuda {
 
-/// Whether a segmented scan of In into T with Op takes the look-ahead kernel (on sm_90): 8-byte T
-/// read as T with a commutative op that has an identity. H200, 2026-12-02, double sums through the
-/// calls, time / the lagged kernel's at 2^26 (2^24): ~1000 inclusive 0.92 (0.95), exclusive 0.96
-/// (1.01), fixed segments of 1000 0.98 (0.99). Floats lose 6-10% (1-32 to power law, fixed,
-/// exclusive) and keep the lagged kernel, as do ops that do not commute (not measured here;
-/// perf_tests/results/README.md, "Segmented scans on the look-ahead kernel").
+/// Whether a segmented scan of In into T with Op takes the look-ahead kernel (on sm_90): 4- and
+/// 8-byte T read as T with a commutative op that has an identity. H200, 2026-12-02, through the
+/// calls, time / the lagged kernel's at 2^26 (2^24), three alternations: float ~1000 0.97 (0.98),
+/// 1-32 0.97 (1.03), exclusive 0.91 (0.96), fixed segments of 1000 0.97 (1.01); against the
+/// previous look-ahead form (elements put in order, results kept beside them) double ~1000 0.98
+/// (0.99), exclusive 0.94 (0.95). Ops that do not commute keep the lagged kernel
+/// (perf_tests/results/README.md, "Vectors rescanned in place, and 8-byte words for float pairs").
 template <class T, class In, class Op>
 inline constexpr bool lookahead_segmented_scan_avail_v =
-    std::is_same_v<T, In> && sizeof(T) == 8 && lookahead_scan_avail_v<T, Op> && is_commutative_v<Op>;
+    std::is_same_v<T, In> && lookahead_scan_avail_v<T, Op> && is_commutative_v<Op>;
 
 namespace lookahead {
 
@@ -190,27 +192,28 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     return;
   }
 
-  // The compute warps: lane l of warp w takes the tile's vectors (w * 32 + l) * rounds + r,
-  // r < rounds: a run of rounds * width consecutive elements, scanned in the lane, then one
-  // segmented warp scan a tile. Its r-th shared-memory access goes to vector r ^ swizzle, so the
-  // 8 lanes of a quarter-warp touch 8 different 16-byte bank groups (a lane stride of 64 bytes
-  // alone would give 4-way conflicts); two conditional swap rounds put the vectors in order.
+  // The compute warps: lane l of warp w takes the tile's vectors (w * 32 + l) * rounds + j,
+  // j < rounds: a run of rounds * width consecutive elements, then one segmented warp scan a
+  // tile. Its r-th shared-memory access goes to vector r ^ swizzle, so the 8 lanes of a
+  // quarter-warp touch 8 different 16-byte bank groups (a lane stride of 64 bytes alone would give
+  // 4-way conflicts). The elements stay where they were loaded: x[r] holds the run's vector
+  // r ^ swizzle, each vector is folded and rescanned in place, and only the vectors' 4 (value,
+  // head) pairs and carries are put in the run's order, so the results go back to the
+  // positions they came from.
   static_assert(rounds == 4, "the swizzle permutes 4 vectors");
   constexpr int run = rounds * width;
+  constexpr unsigned vector_bits = (1u << width) - 1;
   const int lane_vector = (warp * warp_size + lane) * rounds;
   const int swizzle = (lane >> 1) & (rounds - 1);
-  const auto unswizzle = [&](auto& v) {  // v[r] held vector r ^ swizzle: now vector r
+  // a[r] = a[r ^ swizzle] for r < 4 (an involution: it maps run order to load order and back).
+  const auto permute = [&](auto& a) {
     if (swizzle & 1) {
-      for (int e = 0; e < width; ++e) {
-        const T a0 = v[0][e], a2 = v[2][e];
-        v[0][e] = v[1][e], v[1][e] = a0, v[2][e] = v[3][e], v[3][e] = a2;
-      }
+      const auto a0 = a[0], a2 = a[2];
+      a[0] = a[1], a[1] = a0, a[2] = a[3], a[3] = a2;
     }
     if (swizzle & 2) {
-      for (int e = 0; e < width; ++e) {
-        const T a0 = v[0][e], a1 = v[1][e];
-        v[0][e] = v[2][e], v[2][e] = a0, v[1][e] = v[3][e], v[3][e] = a1;
-      }
+      const auto a0 = a[0], a1 = a[1];
+      a[0] = a[2], a[2] = a0, a[1] = a[3], a[3] = a1;
     }
   };
   for (std::int64_t k = 0;; ++k) {
@@ -220,56 +223,45 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     const T* const stage = ring + s * tile_size;
     const std::int64_t tile_first = t * tile_size;
     const std::int64_t lane_first = tile_first + std::int64_t(lane_vector) * width;
-    // Bit m of `starts`: element m of the lane's run starts a segment.
+    // Bit m of `starts`: element m of the lane's run starts a segment; heads[r]: those of x[r].
     const unsigned starts = unsigned(heads.template run_heads<run>(lane_first, n));
+    unsigned vector_heads[rounds];
+#pragma unroll
+    for (int r = 0; r < rounds; ++r) vector_heads[r] = (starts >> ((r ^ swizzle) * width)) & vector_bits;
     wait_for_data(k);
     const bool whole = tile_first + tile_size <= n;
     T x[rounds][width];
+    Pair part[rounds];  // x[r] from its last head on, and whether it holds one
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
       const int v = lane_vector + (r ^ swizzle);
       if (whole) stage_vector(stage, v, x[r]);
       else last_tile_vector(stage, v, in + tile_first, int(n - tile_first), identity, x[r]);
-    }
-    unswizzle(x);
-    T lane_fold = x[0][0];  // the lane's run from its last head on
+      T fold = x[r][0];
 #pragma unroll
-    for (int m = 1; m < run; ++m)
-      lane_fold = (starts >> m) & 1u ? x[m / width][m % width] : T(op(lane_fold, x[m / width][m % width]));
+      for (int e = 1; e < width; ++e) fold = (vector_heads[r] >> e) & 1u ? x[r][e] : T(op(fold, x[r][e]));
+      part[r] = Pair{fold, vector_heads[r] != 0 ? 1u : 0u};
+    }
+    permute(part);  // now in the run's order
+    Pair lane_part = part[0];
+#pragma unroll
+    for (int j = 1; j < rounds; ++j) lane_part = pair_op(lane_part, part[j]);
     // The warp's segmented scan of the lanes' folds: heads by ballot, each lane adding only the
     // lanes from its segment's first on (the last lane at or below it whose run has a head).
     const unsigned headed_lanes = __ballot_sync(full_warp_mask, starts != 0);
     const unsigned at_or_below = headed_lanes & ((2u << lane) - 1);
     const int reach = at_or_below != 0 ? __clz(at_or_below) - (31 - lane) : lane;
-    T inclusive = lane_fold;
+    T inclusive = lane_part.value;
 #pragma unroll
     for (int offset = 1; offset < warp_size; offset *= 2) {
       const T up = shuffle_up(inclusive, offset);
       if (offset <= reach) inclusive = op(up, inclusive);
     }
+    // op over the lane's segment from the warp's first element up to the lane's first, and whether
+    // a head lies in that span (else the warp's and tile's prefixes come first).
     T below = shuffle_up(inclusive, 1);
     if (lane == 0) below = identity;
-    // value[m]: op over the element's segment from the warp's first element, up to it (or before
-    // it when Exclusive); `headed`: a head lies in that span.
-    T value[run];
-    unsigned headed = 0;
-    T span_value = below;
-    unsigned span_head = (headed_lanes & ((1u << lane) - 1)) != 0 ? 1u : 0u;
-#pragma unroll
-    for (int m = 0; m < run; ++m) {
-      const unsigned head = (starts >> m) & 1u;
-      const T& xm = x[m / width][m % width];
-      if constexpr (Exclusive) {
-        value[m] = span_value;
-        headed |= span_head << m;
-      }
-      span_value = head ? xm : T(op(span_value, xm));
-      span_head |= head;
-      if constexpr (!Exclusive) {
-        value[m] = span_value;
-        headed |= span_head << m;
-      }
-    }
+    const bool below_headed = (headed_lanes & ((1u << lane) - 1)) != 0;
     const T warp_last = shuffle_index(inclusive, warp_size - 1);
     const std::int64_t covered_begin = heads.covered_begin(), covered_end = heads.covered_end();
     const bool bulk = whole && tile_first >= covered_begin && tile_first + tile_size <= covered_end;
@@ -283,22 +275,38 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     const int ps = int(k % prefix_slots);
     barrier_wait(&prefixed[ps], unsigned(k / prefix_slots) & 1u);
     const T offset = pair_op(prefix_of[ps], warp_prefix).value;  // op over the segment before the warp's first
-    const auto result = [&](int m) {
-      const T y = (headed >> m) & 1u ? value[m] : T(op(offset, value[m]));
-      if constexpr (Exclusive) return (starts >> m) & 1u ? init : T(op(init, y));
-      else return y;
-    };
-    if (bulk) {
-      T y[rounds][width];  // the results, then swizzled as they were loaded
+    // carry[j]: op over the segment before vector j of the run (unused where j starts with a head).
+    T carry[rounds];
+    carry[0] = below_headed ? below : T(op(offset, below));
 #pragma unroll
-      for (int m = 0; m < run; ++m) y[m / width][m % width] = result(m);
-      unswizzle(y);  // an involution: y[r] is now vector r ^ swizzle
+    for (int j = 1; j < rounds; ++j)
+      carry[j] = part[j - 1].head != 0 ? part[j - 1].value : T(op(carry[j - 1], part[j - 1].value));
+    permute(carry);  // now in load order: carry[r] is x[r]'s
+    // Each vector rescanned in place from its carry, restarting at its heads.
+#pragma unroll
+    for (int r = 0; r < rounds; ++r) {
+      T c = carry[r];
+      if constexpr (Exclusive) c = op(init, c);  // op(init, the segment before the element)
+#pragma unroll
+      for (int e = 0; e < width; ++e) {
+        const bool head = (vector_heads[r] >> e) & 1u;
+        if constexpr (Exclusive) {
+          const T before = head ? init : c;
+          c = op(before, x[r][e]);
+          x[r][e] = before;
+        } else {
+          c = head ? x[r][e] : T(op(c, x[r][e]));
+          x[r][e] = c;
+        }
+      }
+    }
+    if (bulk) {
       uint4* const stage_vectors = reinterpret_cast<uint4*>(ring + s * tile_size);
       barrier_wait(&reduced[s], unsigned(k / stages) & 1u);  // the reduce warp may still read it
 #pragma unroll
       for (int r = 0; r < rounds; ++r) {
         uint4 q;
-        __builtin_memcpy(&q, y[r], 16);
+        __builtin_memcpy(&q, x[r], 16);
         stage_vectors[lane_vector + (r ^ swizzle)] = q;
       }
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the writes before the store's reads
@@ -312,10 +320,12 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     } else {  // each lane its elements that belong to a segment
       const std::int64_t end = covered_end < n ? covered_end : n;
 #pragma unroll
-      for (int m = 0; m < run; ++m) {
-        const std::int64_t i = lane_first + m;
-        if (i >= covered_begin && i < end) out[i] = result(m);
-      }
+      for (int r = 0; r < rounds; ++r)
+#pragma unroll
+        for (int e = 0; e < width; ++e) {
+          const std::int64_t i = lane_first + (r ^ swizzle) * width + e;
+          if (i >= covered_begin && i < end) out[i] = x[r][e];
+        }
     }
   }
   if (warp == 0 && lane == 0) bulk_wait();  // the block's stores are done before it leaves

@@ -49,8 +49,9 @@ struct TileState {
   unsigned char* data = nullptr;
   unsigned epoch = 0;
 };
-/// Flags keep two status bits below the epoch in 32 bits.
-inline constexpr unsigned max_tile_epoch = (1u << 30) - 1;
+/// Flags keep two status bits below the epoch in 32 bits, and the top two for a segmented scan's
+/// head (cuda::TileWord of a Headed pair of a 4-byte value).
+inline constexpr unsigned max_tile_epoch = (1u << 28) - 1;
 
 /// Host memory that devices can write (Kokkos' pinned space where the backend has one).
 #ifdef KOKKOS_HAS_SHARED_HOST_PINNED_SPACE
