@@ -111,6 +111,23 @@ __device__ __forceinline__ void bulk_store(void* global, const void* shared, uns
 __device__ __forceinline__ void bulk_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
 /// The calling thread's bulk stores are done.
 __device__ __forceinline__ void bulk_wait() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+
+/// The stage whose bulk store the first compute thread issued last: it frees it (arrives on `empty`)
+/// only once the store has read it, and only at its next tile, before that tile's prefix wait, so
+/// no compute warp waits for the read; the other compute threads free a stage as soon as their
+/// writes are fenced. H200, 2026-12-02: the wait for the read and the barrier after it held ~14% of
+/// a float segmented scan's stall samples; with this (and a leaner fold) float segmented calls
+/// took 0.96-0.99 of their time at 2^24-2^26, plain scans 0.97-1.01 (perf_tests/results/README.md,
+/// "Vectors rescanned in place, and 8-byte words for float pairs").
+struct HeldStage {
+  int stage = -1;
+  __device__ __forceinline__ void release(unsigned long long* empty) {
+    if (stage < 0) return;
+    bulk_wait_read();
+    barrier_arrive(&empty[stage]);
+    stage = -1;
+  }
+};
 #endif
 
 /// Elements of a tile of `count` elements (up to the tile size) that the bulk copy moves: its whole
@@ -415,6 +432,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   }
 
   // The compute warps: lane l of warp w takes vector (w * rounds + r) * 32 + l of the tile in round r.
+  HeldStage held;
   for (std::int64_t k = 0;; ++k) {
     const std::int64_t t = wait_for_tile(k);
     if (t < 0) break;
@@ -457,6 +475,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       if (w < warp) warp_prefix = op(warp_prefix, x);
       tile_total = op(tile_total, x);
     }
+    if (warp == 0 && lane == 0) held.release(empty);  // the last tile's store has long read its stage
     const int ps = int(k % prefix_slots);
     barrier_wait(&prefixed[ps], unsigned(k / prefix_slots) & 1u);
     const T tile_prefix = prefix_of[ps];
@@ -479,10 +498,10 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       asm volatile("bar.sync 2, %0;" ::"r"(warps * warp_size) : "memory");
       if (warp == 0 && lane == 0) {
         bulk_store(out + tile_first, stage, unsigned(tile_size * sizeof(T)));
-        bulk_wait_read();
+        held.stage = s;  // freed once the store has read it
+      } else {
+        barrier_arrive(&empty[s]);
       }
-      asm volatile("bar.sync 2, %0;" ::"r"(warps * warp_size) : "memory");  // the store has read the stage
-      barrier_arrive(&empty[s]);
     } else {  // the last tile, short: each lane its elements, from the warp's first
       const std::int64_t first = tile_first + std::int64_t(warp) * rounds * warp_size * width;
 #pragma unroll
@@ -495,7 +514,10 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     }
     if (total != nullptr && t == tiles - 1 && warp == 0 && lane == 0) *total = op(tile_prefix, tile_total);
   }
-  if (warp == 0 && lane == 0) bulk_wait();  // the block's stores are done before it leaves
+  if (warp == 0 && lane == 0) {
+    held.release(empty);
+    bulk_wait();  // the block's stores are done before it leaves
+  }
 #else
   (void)in, (void)out, (void)n, (void)tiles, (void)exclusive, (void)seed, (void)op, (void)total, (void)states;
 #endif

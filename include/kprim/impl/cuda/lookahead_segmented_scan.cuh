@@ -32,7 +32,8 @@ namespace kprim::impl::cuda {
 /// calls, time / the lagged kernel's at 2^26 (2^24), three alternations: float ~1000 0.97 (0.98),
 /// 1-32 0.97 (1.03), exclusive 0.91 (0.96), fixed segments of 1000 0.97 (1.01); against the
 /// previous look-ahead form (elements put in order, results kept beside them) double ~1000 0.98
-/// (0.99), exclusive 0.94 (0.95). Ops that do not commute keep the lagged kernel
+/// (0.99), exclusive 0.94 (0.95); floats a further 0.96-1.00 since (HeldStage, the fold by
+/// comparison). Ops that do not commute keep the lagged kernel
 /// (perf_tests/results/README.md, "Vectors rescanned in place, and 8-byte words for float pairs").
 template <class T, class In, class Op>
 inline constexpr bool lookahead_segmented_scan_avail_v =
@@ -216,6 +217,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       a[0] = a[2], a[2] = a0, a[1] = a[3], a[3] = a1;
     }
   };
+  const std::int64_t covered_begin = heads.covered_begin(), covered_end = heads.covered_end();  // read once
+  HeldStage held;
   for (std::int64_t k = 0;; ++k) {
     const std::int64_t t = tile_index(k);
     if (t < 0) break;
@@ -237,9 +240,13 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       const int v = lane_vector + (r ^ swizzle);
       if (whole) stage_vector(stage, v, x[r]);
       else last_tile_vector(stage, v, in + tile_first, int(n - tile_first), identity, x[r]);
-      T fold = x[r][0];
+      // op over the vector from its last head on: a comparison an element (the head bits' tests
+      // are left to the rescan, so no mask of them is kept in a register).
+      const int last_head = vector_heads[r] != 0 ? 31 - __clz(int(vector_heads[r])) : 0;
+      T fold = identity;
 #pragma unroll
-      for (int e = 1; e < width; ++e) fold = (vector_heads[r] >> e) & 1u ? x[r][e] : T(op(fold, x[r][e]));
+      for (int e = 0; e < width; ++e)
+        if (e >= last_head) fold = op(fold, x[r][e]);
       part[r] = Pair{fold, vector_heads[r] != 0 ? 1u : 0u};
     }
     permute(part);  // now in the run's order
@@ -263,7 +270,6 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     if (lane == 0) below = identity;
     const bool below_headed = (headed_lanes & ((1u << lane) - 1)) != 0;
     const T warp_last = shuffle_index(inclusive, warp_size - 1);
-    const std::int64_t covered_begin = heads.covered_begin(), covered_end = heads.covered_end();
     const bool bulk = whole && tile_first >= covered_begin && tile_first + tile_size <= covered_end;
     if (!bulk) barrier_arrive(&empty[s]);  // the tile is in registers: the stage is free
     if (lane == 0) warp_totals[int(k & 1) * warps + warp] = Pair{warp_last, headed_lanes != 0 ? 1u : 0u};
@@ -272,6 +278,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
 #pragma unroll
     for (int w = 0; w < warps; ++w)
       if (w < warp) warp_prefix = pair_op(warp_prefix, warp_totals[int(k & 1) * warps + w]);
+    if (warp == 0 && lane == 0) held.release(empty);  // the last tile's store has long read its stage
     const int ps = int(k % prefix_slots);
     barrier_wait(&prefixed[ps], unsigned(k / prefix_slots) & 1u);
     const T offset = pair_op(prefix_of[ps], warp_prefix).value;  // op over the segment before the warp's first
@@ -313,10 +320,10 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       asm volatile("bar.sync 2, %0;" ::"r"(warps * warp_size) : "memory");
       if (warp == 0 && lane == 0) {
         bulk_store(out + tile_first, stage_vectors, unsigned(tile_size * sizeof(T)));
-        bulk_wait_read();
+        held.stage = s;  // freed once the store has read it (HeldStage)
+      } else {
+        barrier_arrive(&empty[s]);
       }
-      asm volatile("bar.sync 2, %0;" ::"r"(warps * warp_size) : "memory");  // the store has read the stage
-      barrier_arrive(&empty[s]);
     } else {  // each lane its elements that belong to a segment
       const std::int64_t end = covered_end < n ? covered_end : n;
 #pragma unroll
@@ -328,7 +335,10 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
         }
     }
   }
-  if (warp == 0 && lane == 0) bulk_wait();  // the block's stores are done before it leaves
+  if (warp == 0 && lane == 0) {
+    held.release(empty);
+    bulk_wait();  // the block's stores are done before it leaves
+  }
 #else
   (void)in, (void)out, (void)heads, (void)n, (void)tiles, (void)init, (void)op, (void)states;
 #endif
