@@ -226,7 +226,7 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     const T* const stage = ring + s * tile_size;
     const std::int64_t tile_first = t * tile_size;
     const std::int64_t lane_first = tile_first + std::int64_t(lane_vector) * width;
-    // Bit m of `starts`: element m of the lane's run starts a segment; heads[r]: those of x[r].
+    // Bit m of `starts`: element m of the lane's run starts a segment; vector_heads[r]: those of x[r].
     const unsigned starts = unsigned(heads.template run_heads<run>(lane_first, n));
     unsigned vector_heads[rounds];
 #pragma unroll

@@ -50,23 +50,25 @@ template <class T>
 struct alignas(8) TileWord<segments::Headed<T>, TileWordKind::narrow> {
   static constexpr std::uint32_t flag_offset = 4;
   static constexpr unsigned empty_span_head = ~0u;  // segments::empty_span
+  static constexpr unsigned head_shift = 30;         // the head's two bits; status and epoch below
+  static_assert(max_tile_epoch < (1u << (head_shift - 2)), "kprim: the epoch must leave the head's bits free");
   unsigned long long bits;
   template <TileWrite Write = TileWrite::exchange>
   __device__ static void publish(TileWord* word, const segments::Headed<T>& pair, unsigned status, unsigned epoch = 0) {
     unsigned value_bits = 0;
     __builtin_memcpy(&value_bits, &pair.value, sizeof(T));
     const unsigned head = pair.head == empty_span_head ? 2u : (pair.head != 0 ? 1u : 0u);
-    const unsigned flag = tile_flag(status, epoch) | (head << 30);
+    const unsigned flag = tile_flag(status, epoch) | (head << head_shift);
     write_tile_bits<Write>(word, (static_cast<unsigned long long>(flag) << 32) | value_bits);
   }
   __device__ static void read(const TileWord* word, segments::Headed<T>& pair, unsigned& status, unsigned epoch = 0) {
     unsigned long long bits;
     asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(bits) : "l"(word) : "memory");
     const unsigned flag = unsigned(bits >> 32);
-    status = tile_status(flag & 0x3fffffffu, epoch);
+    status = tile_status(flag & ((1u << head_shift) - 1), epoch);
     const unsigned value_bits = unsigned(bits);
     __builtin_memcpy(&pair.value, &value_bits, sizeof(T));
-    const unsigned head = flag >> 30;
+    const unsigned head = flag >> head_shift;
     pair.head = head == 2 ? empty_span_head : head;
   }
 };
