@@ -1,9 +1,9 @@
 // Long segmented scans and reduces on CUDA, at the sizes where plain scans take the look-ahead
 // kernel (sm_90; there the 4- and 8-byte types with a commutative op take the segmented look-ahead
 // kernel, the others the lagged one): CSR mixes (0-32, power law, ~1000, one segment, starts on
-// and next to tile edges, partial coverage), fixed-size segments, inclusive, exclusive and in
-// place, every type with Sum and Max and a non-commutative op, guard elements after every output
-// and around the elements no segment covers.
+// and next to tile edges, dense tiles among long segments, partial coverage), fixed-size
+// segments, inclusive, exclusive and in place, every type with Sum and Max and a non-commutative
+// op, guard elements after every output and around the elements no segment covers.
 
 #include "../segmented_support.hpp"
 #include "affine_maps.hpp"
@@ -71,6 +71,15 @@ std::vector<Layout> long_layouts(std::int64_t n) {
   list.push_back({"starts on and next to tile edges", n, offsets_of(until([&] {
                     const std::int64_t lengths[] = {tile, 0, tile - 1, tile + 1, 2 * tile, 0, 1, tile - 1};
                     return lengths[k++ % 8];
+                  }))});
+  // Sparse on the whole (CSR calls then find their heads in the offsets) but dense in three tiles
+  // and 7 elements: one-element segments there, so a tile's search reads thousands of offsets.
+  std::int64_t at = 0;
+  list.push_back({"dense tiles among long segments", n, offsets_of(until([&] {
+                    const bool dense = at >= 5 * tile && at < 8 * tile + 7;
+                    const std::int64_t length = dense ? 1 : 1 + std::int64_t(rng() % (2 * tile));
+                    at += length;
+                    return length;
                   }))});
   // Elements before offsets(0) and from offsets(S) on, each more than a tile, are left alone.
   const std::int64_t begin = tile + 5, end = n - 3 * tile - 11;

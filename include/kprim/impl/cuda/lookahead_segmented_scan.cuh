@@ -12,7 +12,8 @@
 //     once a tile (heads by ballot: each lane adds the lanes from its segment's first on), and
 //     once the tile's prefix is in each vector is rescanned in registers from its carry,
 //     restarting at its heads.
-// The head bits of a tile are loaded once its index is known, while its data is on its way. Tiles
+// The head bits of a tile are loaded once its index is known, while its data is on its way; with
+// CSR offsets (segments::OffsetSegments) a fourth warp finds them in the offsets meanwhile. Tiles
 // wholly inside the segments go out with one bulk store; the others element by element, only the
 // elements that belong to a segment. segmented_scan.cuh sends a scan here when
 // lookahead_segmented_scan_avail_v holds, from where the plain scan takes the look-ahead kernel
@@ -39,9 +40,88 @@ template <class T, class In, class Op>
 inline constexpr bool lookahead_segmented_scan_avail_v =
     std::is_same_v<T, In> && lookahead_scan_avail_v<T, Op> && is_commutative_v<Op>;
 
+/// Whether the kernel finds each tile's heads in CSR offsets itself (segments::OffsetSegments)
+/// rather than asking `Heads` for a run's bits (run_heads).
+template <class Heads>
+inline constexpr bool finds_tile_heads_v = requires { Heads::finds_tile_heads; };
+
 namespace lookahead {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+/// The heads warp's search tree top: offsets(p_i) at p_i = (i + 1)(S + 1) / (top_probes + 1), lane
+/// l holding i = j * 32 + l in value j (read once a block: every tile's search starts with them).
+template <int Probes>
+struct SearchTop {
+  static constexpr int per_lane = Probes / warp_size;
+  std::int64_t value[per_lane];
+};
+
+/// Lane-parallel narrowing: [low, high] holds the first s with offsets(s) >= first; `probes` are
+/// offsets(probe(j * 32 + lane)) for j < PerLane, probe(i) increasing in i (at most high - 1).
+template <int PerLane, class Probe>
+__device__ __forceinline__ void narrow(const std::int64_t (&probes)[PerLane], const Probe& probe, std::int64_t first,
+                                       std::int64_t& low, std::int64_t& high) {
+  int at = PerLane * warp_size;  // the first probe at or past `first`
+#pragma unroll
+  for (int j = PerLane - 1; j >= 0; --j) {
+    const unsigned ballot = __ballot_sync(full_warp_mask, probes[j] >= first);
+    if (ballot != 0) at = j * warp_size + __ffs(ballot) - 1;
+  }
+  const std::int64_t next_low = at > 0 ? probe(at - 1) + 1 : low;
+  if (at < PerLane * warp_size) high = probe(at);
+  low = next_low;
+}
+
+/// The heads warp's work for tile t when the heads come from CSR offsets: bit m of words (the
+/// tile's head words in shared memory) set when element t * tile_size + m starts a segment, i.e.
+/// is some offsets(s), s <= S. The first such s is narrowed to 256 candidates by the search top
+/// (registers), then by rounds of 256 probes (8 loads a lane in flight); the offsets from the
+/// candidates on are then read 256 a round up to the first past the tile (the candidates before
+/// it fall before the tile and set nothing). H200, 2026-12-02: the same search on the producer
+/// warp, 64 probes a round and a round for the first s, took float ~1000 at 2^26 from 144 to 180
+/// us. Offsets that decrease give some heads (never an access out of bounds).
+template <class Shape, int TopProbes, class Segments>
+__device__ __forceinline__ void find_tile_heads(const Segments& segments, const SearchTop<TopProbes>& top,
+                                                std::int64_t t, std::int64_t n, std::uint32_t* words, int lane) {
+  constexpr int head_words = int(Shape::tile_size / 32), per_lane = 8, round = per_lane * warp_size;
+  for (int w = lane; w < head_words; w += warp_size) words[w] = 0;
+  __syncwarp();  // the zeros before any lane's bits
+  const std::int64_t first = t * Shape::tile_size;
+  const std::int64_t end = first + Shape::tile_size < n ? first + Shape::tile_size : n;
+  const std::int64_t count = segments.count;
+  std::int64_t low = 0, high = count + 1;  // high = S + 1: no offset at or past first
+  if (high - low > round) {
+    const std::int64_t length = high - low;
+    narrow(top.value, [&](int i) { return (std::int64_t(i) + 1) * length / (TopProbes + 1); }, first, low, high);
+  }
+  while (high - low > round) {
+    const std::int64_t base = low, length = high - low;
+    const auto probe = [&](int i) { return base + (std::int64_t(i) + 1) * length / (round + 1); };
+    std::int64_t probes[per_lane];
+#pragma unroll
+    for (int j = 0; j < per_lane; ++j) probes[j] = segments.offset(probe(j * warp_size + lane));
+    narrow(probes, probe, first, low, high);
+  }
+  for (std::int64_t s = low;; s += round) {
+    std::int64_t start[per_lane];
+#pragma unroll
+    for (int j = 0; j < per_lane; ++j) {
+      const std::int64_t index = s + j * warp_size + lane;
+      start[j] = index <= count ? segments.offset(index) : end;
+    }
+    bool past = false;
+#pragma unroll
+    for (int j = 0; j < per_lane; ++j) {
+      if (start[j] >= first && start[j] < end) {
+        const unsigned m = unsigned(start[j] - first);
+        atomicOr(&words[m >> 5], 1u << (m & 31));
+      }
+      past |= start[j] >= end;
+    }
+    if (__any_sync(full_warp_mask, past)) break;
+  }
+}
+
 /// The segmented kernel's look-ahead warp: as look_ahead_tiles over (value, head) pair words, with
 /// each lane's words kept as values and a bit mask of heads (the plain kernel's registers and
 /// batches), for a commutative op: a batch folds without a warp reduce a word, its last head (a
@@ -115,14 +195,19 @@ __device__ __forceinline__ void look_ahead_segments(const TileStates<Pair>& stat
 
 }  // namespace lookahead
 
+/// The segmented kernel's threads: the look-ahead kernel's, and a heads warp for CSR offsets.
+template <class T, class Heads>
+inline constexpr int segmented_threads_v = LookaheadShape<T>::threads + (finds_tile_heads_v<Heads> ? warp_size : 0);
+
 /// The segmented look-ahead scan of in[0, n) into out (both 16-byte aligned; in may be out),
-/// restarting at every head (heads.run_heads<Bits>(first, n), first a multiple of Bits), writing
-/// only the elements in [heads.covered_begin(), heads.covered_end()). Inclusive: op over the
-/// element's segment up to it; Exclusive: op(init, the same up to the element before), init at a
-/// head. Pair / PairOp: the (value, head) pair and its segmented op. Launched as
-/// lookahead_scan_kernel<T, Op> is; `states` holds scan_tile_state_for<Pair> of its tiles.
+/// restarting at every head (heads.run_heads<Bits>(first, n), first a multiple of Bits, or with
+/// CSR offsets the bits a heads warp finds in them: find_tile_heads), writing only the elements in
+/// [heads.covered_begin(), heads.covered_end()). Inclusive: op over the element's segment up to
+/// it; Exclusive: op(init, the same up to the element before), init at a head. Pair / PairOp: the
+/// (value, head) pair and its segmented op. Launched with segmented_threads_v<T, Heads> threads,
+/// as lookahead_scan_kernel<T, Op> is otherwise; `states` holds scan_tile_state_for<Pair> of its tiles.
 template <class T, class Pair, class PairOp, class Op, class Heads, bool Exclusive>
-__global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>::blocks_per_sm)
+__global__ void __launch_bounds__(segmented_threads_v<T, Heads>, LookaheadShape<T>::blocks_per_sm)
     lookahead_segmented_scan_kernel(const T* in, T* out, Heads heads, std::int64_t n, std::int64_t tiles, T init,
                                     Op op, TileStates<Pair> states) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -140,17 +225,48 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   __shared__ std::int64_t tile_of[stages];
   __shared__ Slots<Pair, prefix_slots> prefix_of;
   __shared__ Slots<Pair, 2 * warps> warp_totals;  // two tiles' worth: a fast warp may write the next one's
+  // CSR offsets: each stage's head bits, found by the heads warp (find_tile_heads), complete on headed.
+  constexpr bool finds_heads = finds_tile_heads_v<Heads>;
+  constexpr int head_words = finds_heads ? int(tile_size / 32) : 1;
+  __shared__ std::uint32_t tile_heads[stages * head_words];
+  __shared__ unsigned long long headed[finds_heads ? stages : 1];
   const int warp = int(threadIdx.x) / warp_size, lane = lane_id();
   const PairOp pair_op{op};
   const T identity = identity_of<T>(op);
   const Pair no_pair = pair_op.identity();
-  if (threadIdx.x == 0) init_barriers<Shape>(full, empty, issued, reduced, prefixed);
+  if (threadIdx.x == 0) {
+    if constexpr (finds_heads)
+      for (int s = 0; s < stages; ++s) barrier_init(&headed[s], warp_size);  // every heads-warp lane
+    init_barriers<Shape>(full, empty, issued, reduced, prefixed);
+  }
   __syncthreads();
 
   if (warp == warps) {  // the producer
     produce_tiles<Shape>(in, n, tiles, states.tickets, ring, full, empty, issued, tile_of, lane);
     return;
   }
+  if constexpr (finds_heads) {
+    if (warp == warps + 3) {  // the heads warp: each tile's head bits, as soon as its index is known
+      constexpr int top_probes = 8 * warp_size;
+      SearchTop<top_probes> top;
+#pragma unroll
+      for (int j = 0; j < top.per_lane; ++j)
+        top.value[j] = heads.offset((std::int64_t(j * warp_size + lane) + 1) * (heads.count + 1) / (top_probes + 1));
+      for (std::int64_t k = 0;; ++k) {
+        const int s = int(k % stages);
+        barrier_wait(&issued[s], unsigned(k / stages) & 1u);
+        const std::int64_t t = tile_of[s];  // read before the stage is free (the readers wait on headed)
+        if (t < 0) break;
+        find_tile_heads<Shape>(heads, top, t, n, tile_heads + s * head_words, lane);
+        barrier_arrive(&headed[s]);  // each lane's bits before the readers'
+      }
+      return;
+    }
+  }
+  // A tile's heads (in stage s, the block's k-th tile): its words are in once headed[s] completes.
+  const auto wait_for_heads = [&](std::int64_t k) {
+    if constexpr (finds_heads) barrier_wait(&headed[int(k % stages)], unsigned(k / stages) & 1u);
+  };
 
   // The reduce and compute warps learn their k-th tile's index as soon as the producer has its
   // ticket (issued), so their head bits are loaded while the tile's data is on its way (full).
@@ -171,10 +287,13 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
       const std::int64_t first = t * tile_size;
       // 1 + the position of the tile's last head (0: none), lane l looking at words l, l + 32, ...
       unsigned last = 0;
+      wait_for_heads(k);
 #pragma unroll
       for (int w = lane; w < int(tile_size / 32); w += warp_size) {
-        const std::uint64_t bits = heads.template run_heads<32>(first + 32 * std::int64_t(w), n);
-        if (bits != 0) last = unsigned(32 * w + 64 - __clzll(static_cast<long long>(bits)));
+        std::uint32_t bits;
+        if constexpr (finds_heads) bits = tile_heads[s * head_words + w];
+        else bits = std::uint32_t(heads.template run_heads<32>(first + 32 * std::int64_t(w), n));
+        if (bits != 0) last = unsigned(32 * w + 32 - __clz(int(bits)));
       }
       last = __reduce_max_sync(full_warp_mask, last);
       wait_for_data(k);
@@ -227,7 +346,15 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     const std::int64_t tile_first = t * tile_size;
     const std::int64_t lane_first = tile_first + std::int64_t(lane_vector) * width;
     // Bit m of `starts`: element m of the lane's run starts a segment; vector_heads[r]: those of x[r].
-    const unsigned starts = unsigned(heads.template run_heads<run>(lane_first, n));
+    unsigned starts;
+    if constexpr (finds_heads) {
+      static_assert(32 % run == 0, "a lane's run takes bits of one head word");
+      const int bit = lane_vector * width;
+      wait_for_heads(k);
+      starts = (tile_heads[s * head_words + bit / 32] >> (bit % 32)) & unsigned((1ull << run) - 1);
+    } else {
+      starts = unsigned(heads.template run_heads<run>(lane_first, n));
+    }
     unsigned vector_heads[rounds];
 #pragma unroll
     for (int r = 0; r < rounds; ++r) vector_heads[r] = (starts >> ((r ^ swizzle) * width)) & vector_bits;
@@ -271,7 +398,14 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     const bool below_headed = (headed_lanes & ((1u << lane) - 1)) != 0;
     const T warp_last = shuffle_index(inclusive, warp_size - 1);
     const bool bulk = whole && tile_first >= covered_begin && tile_first + tile_size <= covered_end;
-    if (!bulk) barrier_arrive(&empty[s]);  // the tile is in registers: the stage is free
+    if (!bulk) {
+      // The tile is in registers: the stage is free. `reduced` is waited first, so that every one
+      // of its phases is observed (else synccheck reports the reduce warp's next arrive as a
+      // missing wait; H200, 2026-12-02, tiles outside the offsets) and the reduce warp cannot
+      // complete the stage's next phase too before this wait (which would then deadlock).
+      barrier_wait(&reduced[s], unsigned(k / stages) & 1u);
+      barrier_arrive(&empty[s]);
+    }
     if (lane == 0) warp_totals[int(k & 1) * warps + warp] = Pair{warp_last, headed_lanes != 0 ? 1u : 0u};
     asm volatile("bar.sync 1, %0;" ::"r"(warps * warp_size) : "memory");  // the compute warps only
     Pair warp_prefix = no_pair;
@@ -373,7 +507,7 @@ cudaError_t launch_lookahead_segmented_scan(cudaStream_t stream, int device, con
       }))
     return error;
   const std::int64_t grid = std::min(tiles, std::int64_t(sm_count > 0 ? sm_count : 1) * Shape::blocks_per_sm);
-  kernel<<<unsigned(grid), Shape::threads, Shape::ring_bytes, stream>>>(in, out, heads, n, tiles, init, op,
+  kernel<<<unsigned(grid), segmented_threads_v<T, Heads>, Shape::ring_bytes, stream>>>(in, out, heads, n, tiles, init, op,
                                                                         TileStates<Pair>(tile_state, tiles));
   return cudaGetLastError();
 }

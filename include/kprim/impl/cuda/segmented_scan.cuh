@@ -212,9 +212,47 @@ constexpr TileStateNeed segmented_scan_tile_state(std::int64_t n) {
     return scan_tile_state_for<Pair, segmented_scan_policy<T>>(n);
 }
 
+/// Whether a segmented scan of n elements of in into out with `Heads` takes the look-ahead kernel
+/// on `space`'s device: long scans of 4- and 8-byte types with a commutative op, on sm_90, between
+/// Views that move in vectors (lookahead_segmented_scan.cuh).
+template <bool Exclusive, class Pair, class PairOp, class Heads, class Op, class T, class In>
+bool takes_lookahead_segments(const char* function, const Kokkos::Cuda& space, const Input<In>& in,
+                              const Output<T>& out, std::int64_t n) {
+  if constexpr (lookahead_segmented_scan_avail_v<T, In, Op>) {
+    return takes_lookahead_scan<T>(n, cached_sm_count(function, space)) &&
+           scan_moves_vectors<T, segmented_scan_policy<T>>(in, out) &&
+           lookahead_segmented_scan_compiled<T, Pair, PairOp, Op, Heads, Exclusive>(space.cuda_device());
+  } else {
+    (void)function, (void)space, (void)in, (void)out, (void)n;
+    return false;
+  }
+}
+
+/// Launches lookahead_segmented_scan_kernel on `space`'s stream, where takes_lookahead_segments
+/// said so. `tile_state` holds segmented_scan_tile_state<T, Pair>(n).
+template <bool Exclusive, class Pair, class PairOp, class T, class In, class Heads, class Op>
+void lookahead_segmented_scan(const char* function, const Kokkos::Cuda& space, const Input<In>& in,
+                              const Output<T>& out, const Heads& heads, std::int64_t n, const T& init, const Op& op,
+                              TileState tile_state) {
+  if constexpr (lookahead_segmented_scan_avail_v<T, In, Op>) {
+    if ((n + LookaheadShape<T>::tile_size - 1) / LookaheadShape<T>::tile_size > std::int64_t(0x7fffffff))
+      throw_invalid_argument(function, "a segmented scan of " + std::to_string(n) +
+                                           " elements needs more than 2^31 tiles on the CUDA path");
+    const ToolsKernel announce("kprim::cuda::lookahead_segmented_scan_kernel", space);
+    check_launch(function,
+                 int(launch_lookahead_segmented_scan<Exclusive, Pair, PairOp>(
+                     space.cuda_stream(), space.cuda_device(), in.data, out.data, heads, n, init, op, tile_state,
+                     cached_sm_count(function, space))),
+                 "segmented scan kernel launch");
+  } else {
+    (void)function, (void)space, (void)in, (void)out, (void)heads, (void)n, (void)init, (void)op, (void)tile_state;
+  }
+}
+
 /// Launches segmented_scan_kernel on `space`'s stream (n > 0): lagged when the plain scan of T
 /// would be (takes_lagged_scan, tiles moved in vectors) and the pair allows it
-/// (takes_lagged_segments_v). `tile_state` holds segmented_scan_tile_state<T, Pair>(n).
+/// (takes_lagged_segments_v); the look-ahead kernel where takes_lookahead_segments says so.
+/// `tile_state` holds segmented_scan_tile_state<T, Pair>(n).
 template <bool Exclusive, class Pair, class PairOp, class T, class In, class Heads, class Op>
 void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input<In>& in, const Output<T>& out,
                     const Heads& heads, std::int64_t n, const T& init, const Op& op, TileState tile_state) {
@@ -238,23 +276,8 @@ void segmented_scan(const char* function, const Kokkos::Cuda& space, const Input
     check_launch(function, int(cudaGetLastError()), "segmented scan kernel launch");
   };
   using policy = segmented_scan_policy<T>;
-  // Long scans of 4- and 8-byte types with a commutative op take the look-ahead kernel on sm_90
-  // (lookahead_segmented_scan.cuh).
-  if constexpr (lookahead_segmented_scan_avail_v<T, In, Op>) {
-    const int device = space.cuda_device();
-    if (takes_lookahead_scan<T>(n, sm_count) && scan_moves_vectors<T, policy>(in, out) &&
-        lookahead_segmented_scan_compiled<T, Pair, PairOp, Op, Heads, Exclusive>(device)) {
-      if ((n + LookaheadShape<T>::tile_size - 1) / LookaheadShape<T>::tile_size > std::int64_t(0x7fffffff))
-        throw_invalid_argument(function, "a segmented scan of " + std::to_string(n) +
-                                             " elements needs more than 2^31 tiles on the CUDA path");
-      const ToolsKernel announce("kprim::cuda::lookahead_segmented_scan_kernel", space);
-      check_launch(function,
-                   int(launch_lookahead_segmented_scan<Exclusive, Pair, PairOp>(stream, device, in.data, out.data, heads,
-                                                                               n, init, op, tile_state, sm_count)),
-                   "segmented scan kernel launch");
-      return;
-    }
-  }
+  if (takes_lookahead_segments<Exclusive, Pair, PairOp, Heads, Op>(function, space, in, out, n))
+    return lookahead_segmented_scan<Exclusive, Pair, PairOp>(function, space, in, out, heads, n, init, op, tile_state);
   if constexpr (vectorizable_v<In> && policy::items % vector_width_v<In> == 0) {
     if (scan_moves_vectors<T, policy>(in, out)) {
       if constexpr (takes_lagged_segments_v<T, Pair>) {
