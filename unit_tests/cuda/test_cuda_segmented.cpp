@@ -81,6 +81,13 @@ std::vector<Layout> long_layouts(std::int64_t n) {
                     at += length;
                     return length;
                   }))});
+  // Runs of 3000 one-element segments between segments of 25 tiles: a search bracket spans both,
+  // so the window interpolated in it starts past the first head or ends short of it.
+  std::int64_t in_run = 0;
+  list.push_back({"runs of one-element segments between long ones", n, offsets_of(until([&] {
+                    in_run = (in_run + 1) % 3001;
+                    return in_run == 0 ? 25 * tile : std::int64_t(1);
+                  }))});
   // Elements before offsets(0) and from offsets(S) on, each more than a tile, are left alone.
   const std::int64_t begin = tile + 5, end = n - 3 * tile - 11;
   std::vector<std::int64_t> inner;

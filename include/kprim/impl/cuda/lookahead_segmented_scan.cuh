@@ -48,70 +48,105 @@ inline constexpr bool finds_tile_heads_v = requires { Heads::finds_tile_heads; }
 namespace lookahead {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-/// The heads warp's search tree top: offsets(p_i) at p_i = (i + 1)(S + 1) / (top_probes + 1), lane
-/// l holding i = j * 32 + l in value j (read once a block: every tile's search starts with them).
-template <int Probes>
-struct SearchTop {
-  static constexpr int per_lane = Probes / warp_size;
-  std::int64_t value[per_lane];
-};
-
-/// Lane-parallel narrowing: [low, high] holds the first s with offsets(s) >= first; `probes` are
+/// Lane-parallel narrowing: [low, high] holds the first s with offsets(s) >= first; value(j) is
 /// offsets(probe(j * 32 + lane)) for j < PerLane, probe(i) increasing in i (at most high - 1).
-template <int PerLane, class Probe>
-__device__ __forceinline__ void narrow(const std::int64_t (&probes)[PerLane], const Probe& probe, std::int64_t first,
-                                       std::int64_t& low, std::int64_t& high) {
-  int at = PerLane * warp_size;  // the first probe at or past `first`
+/// Returns the first probe at or past `first` (PerLane * 32: none).
+template <int PerLane, class Value, class Probe>
+__device__ __forceinline__ int narrow(const Value& value, const Probe& probe, std::int64_t first, std::int64_t& low,
+                                      std::int64_t& high) {
+  int at = PerLane * warp_size;
 #pragma unroll
   for (int j = PerLane - 1; j >= 0; --j) {
-    const unsigned ballot = __ballot_sync(full_warp_mask, probes[j] >= first);
+    const unsigned ballot = __ballot_sync(full_warp_mask, value(j) >= first);
     if (ballot != 0) at = j * warp_size + __ffs(ballot) - 1;
   }
   const std::int64_t next_low = at > 0 ? probe(at - 1) + 1 : low;
   if (at < PerLane * warp_size) high = probe(at);
   low = next_low;
+  return at;
 }
 
 /// The heads warp's work for tile t when the heads come from CSR offsets: bit m of words (the
 /// tile's head words in shared memory) set when element t * tile_size + m starts a segment, i.e.
-/// is some offsets(s), s <= S. The first such s is narrowed to 256 candidates by the search top
-/// (registers), then by rounds of 256 probes (8 loads a lane in flight); the offsets from the
-/// candidates on are then read 256 a round up to the first past the tile (the candidates before
-/// it fall before the tile and set nothing). H200, 2026-12-02: the same search on the producer
-/// warp, 64 probes a round and a round for the first s, took float ~1000 at 2^26 from 144 to 180
-/// us. Offsets that decrease give some heads (never an access out of bounds).
+/// is some offsets(s), s <= S. The first such s (s*) is bracketed by the search top (`top`:
+/// offsets((i + 1)(S + 1) / (TopProbes + 1)), i < TopProbes, then offsets(0) and offsets(S), read
+/// once a block into shared memory: in registers they spilled, H200 2026-12-02, 50k local requests
+/// a launch). The offsets
+/// are then read 512 a round (16 loads a lane in flight) up to the first past the tile, from the
+/// bracket's start, or, for a bracket wider than a round, from a quarter round before s* as
+/// interpolated between the bracket's ends: one round trip for a tile of dense uniform offsets
+/// instead of a search round and two reads. A window that proves to start past s* or to end
+/// before it is dropped for rounds of 256 probes (binary search). The candidates before s* fall
+/// before the tile and set nothing. Offsets that decrease give some heads (never an access out of
+/// bounds).
 template <class Shape, int TopProbes, class Segments>
-__device__ __forceinline__ void find_tile_heads(const Segments& segments, const SearchTop<TopProbes>& top,
-                                                std::int64_t t, std::int64_t n, std::uint32_t* words, int lane) {
-  constexpr int head_words = int(Shape::tile_size / 32), per_lane = 8, round = per_lane * warp_size;
+__device__ __forceinline__ void find_tile_heads(const Segments& segments, const std::int64_t* top, std::int64_t t,
+                                                std::int64_t n, std::uint32_t* words, int lane) {
+  constexpr int head_words = int(Shape::tile_size / 32), search_per_lane = 8, search_round = search_per_lane * warp_size;
+  constexpr int read_per_lane = 16, read_round = read_per_lane * warp_size;
   for (int w = lane; w < head_words; w += warp_size) words[w] = 0;
   __syncwarp();  // the zeros before any lane's bits
   const std::int64_t first = t * Shape::tile_size;
   const std::int64_t end = first + Shape::tile_size < n ? first + Shape::tile_size : n;
   const std::int64_t count = segments.count;
   std::int64_t low = 0, high = count + 1;  // high = S + 1: no offset at or past first
-  if (high - low > round) {
+  std::int64_t s = 0;
+  bool checked = true;  // whether s is known to be at most s*
+  if (high - low > read_round) {
     const std::int64_t length = high - low;
-    narrow(top.value, [&](int i) { return (std::int64_t(i) + 1) * length / (TopProbes + 1); }, first, low, high);
+    const auto top_index = [&](int i) { return (std::int64_t(i) + 1) * length / (TopProbes + 1); };
+    const int at = narrow<TopProbes / warp_size>([&](int j) { return top[j * warp_size + lane]; }, top_index, first,
+                                                 low, high);
+    s = low;
+    if (high - low > read_round) {  // interpolate s* between the bracket's known ends
+      const std::int64_t covered_first = top[TopProbes], covered_last = top[TopProbes + 1];
+      const std::int64_t below_index = at > 0 ? top_index(at - 1) : 0;
+      const std::int64_t below_value = at > 0 ? top[at - 1] : covered_first;
+      const std::int64_t above_index = at < TopProbes ? top_index(at) : count;
+      const std::int64_t above_value = at < TopProbes ? top[at] : covered_last;
+      // Only where the bracket's mean length is within 2x of the whole's: elsewhere (a power law's
+      // long segments beside runs of short ones) the guess misses. H200, 2026-12-03, a power law at
+      // 2^26 with the guess everywhere: 1.18x the marks call's time.
+      const double bracket_mean = double(above_value - below_value) / double(above_index - below_index);
+      const double mean = double(covered_last - covered_first) / double(count);
+      if (above_value > below_value && first > below_value && bracket_mean <= 2 * mean && 2 * bracket_mean >= mean) {
+        const double fraction = double(first - below_value) / double(above_value - below_value);
+        const std::int64_t guess =
+            below_index + std::int64_t(fraction * double(above_index - below_index)) - read_round / 4;
+        s = guess < low ? low : guess < high ? guess : high;
+        checked = false;
+      }
+    }
   }
-  while (high - low > round) {
-    const std::int64_t base = low, length = high - low;
-    const auto probe = [&](int i) { return base + (std::int64_t(i) + 1) * length / (round + 1); };
-    std::int64_t probes[per_lane];
+  for (;;) {
+    std::int64_t start[read_per_lane];
 #pragma unroll
-    for (int j = 0; j < per_lane; ++j) probes[j] = segments.offset(probe(j * warp_size + lane));
-    narrow(probes, probe, first, low, high);
-  }
-  for (std::int64_t s = low;; s += round) {
-    std::int64_t start[per_lane];
-#pragma unroll
-    for (int j = 0; j < per_lane; ++j) {
+    for (int j = 0; j < read_per_lane; ++j) {
       const std::int64_t index = s + j * warp_size + lane;
       start[j] = index <= count ? segments.offset(index) : end;
     }
+    if (!checked) {
+      checked = true;
+      const bool past = s > low && shuffle_index(start[0], 0) >= first;  // s* < s
+      const bool short_of = shuffle_index(start[read_per_lane - 1], warp_size - 1) < first;  // s* >= s + read_round
+      if (past || short_of) {
+        if (past) high = s;
+        else low = s + read_round < high ? s + read_round : high;
+        while (high - low > search_round) {
+          const std::int64_t base = low, length = high - low;
+          const auto probe = [&](int i) { return base + (std::int64_t(i) + 1) * length / (search_round + 1); };
+          std::int64_t probes[search_per_lane];
+#pragma unroll
+          for (int j = 0; j < search_per_lane; ++j) probes[j] = segments.offset(probe(j * warp_size + lane));
+          narrow<search_per_lane>([&](int j) { return probes[j]; }, probe, first, low, high);
+        }
+        s = low;
+        continue;
+      }
+    }
     bool past = false;
 #pragma unroll
-    for (int j = 0; j < per_lane; ++j) {
+    for (int j = 0; j < read_per_lane; ++j) {
       if (start[j] >= first && start[j] < end) {
         const unsigned m = unsigned(start[j] - first);
         atomicOr(&words[m >> 5], 1u << (m & 31));
@@ -119,6 +154,7 @@ __device__ __forceinline__ void find_tile_heads(const Segments& segments, const 
       past |= start[j] >= end;
     }
     if (__any_sync(full_warp_mask, past)) break;
+    s += read_round;
   }
 }
 
@@ -229,6 +265,8 @@ __global__ void __launch_bounds__(segmented_threads_v<T, Heads>, LookaheadShape<
   constexpr bool finds_heads = finds_tile_heads_v<Heads>;
   constexpr int head_words = finds_heads ? int(tile_size / 32) : 1;
   __shared__ std::uint32_t tile_heads[stages * head_words];
+  constexpr int top_probes = 8 * warp_size;  // the heads warp's search top (find_tile_heads)
+  __shared__ std::int64_t search_top[finds_heads ? top_probes + 2 : 1];
   __shared__ unsigned long long headed[finds_heads ? stages : 1];
   const int warp = int(threadIdx.x) / warp_size, lane = lane_id();
   const PairOp pair_op{op};
@@ -247,17 +285,16 @@ __global__ void __launch_bounds__(segmented_threads_v<T, Heads>, LookaheadShape<
   }
   if constexpr (finds_heads) {
     if (warp == warps + 3) {  // the heads warp: each tile's head bits, as soon as its index is known
-      constexpr int top_probes = 8 * warp_size;
-      SearchTop<top_probes> top;
-#pragma unroll
-      for (int j = 0; j < top.per_lane; ++j)
-        top.value[j] = heads.offset((std::int64_t(j * warp_size + lane) + 1) * (heads.count + 1) / (top_probes + 1));
+      for (int i = lane; i < top_probes; i += warp_size)
+        search_top[i] = heads.offset((std::int64_t(i) + 1) * (heads.count + 1) / (top_probes + 1));
+      if (lane < 2) search_top[top_probes + lane] = heads.offset(lane == 0 ? 0 : heads.count);
+      __syncwarp();  // every lane's probes before any lane's search
       for (std::int64_t k = 0;; ++k) {
         const int s = int(k % stages);
         barrier_wait(&issued[s], unsigned(k / stages) & 1u);
         const std::int64_t t = tile_of[s];  // read before the stage is free (the readers wait on headed)
         if (t < 0) break;
-        find_tile_heads<Shape>(heads, top, t, n, tile_heads + s * head_words, lane);
+        find_tile_heads<Shape, top_probes>(heads, search_top, t, n, tile_heads + s * head_words, lane);
         barrier_arrive(&headed[s]);  // each lane's bits before the readers'
       }
       return;
