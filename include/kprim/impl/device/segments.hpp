@@ -599,8 +599,8 @@ void marked_scan(const char* function, const Space& space, const In& in, const O
   const bool kernel = takes_segmented_scan_kernel<Space, In, T>(options);
   // Sparse offsets: the look-ahead kernel finds each tile's heads in them, with no bits, memset or
   // marks kernel. H200, 2026-12-02, time / the marks call's at 2^24 (2^26): float ~1000 0.79 (0.98),
-  // ~10^6 0.83 (0.92), double ~1000 0.82 (0.95); dense ones keep the marks, the search then taking
-  // longer than the tile: 1-32 1.00 (1.13), the power law (mean length ~65) 0.88 (1.08).
+  // ~10^6 0.83 (0.92), double ~1000 0.82 (0.95); dense ones keep the marks: on the kernel, 2026-12-03,
+  // 1-32 0.93 (1.00), the power law (mean length ~65) 1.05 (1.32), its search longer than the tile.
   constexpr std::int64_t sparse_mean_length = 256;
   if (kernel && n >= sparse_mean_length * count &&
       takes_lookahead_segments<Exclusive, Pair, HeadedOp<T, Op>, OffsetSegments<Offsets>>(function, space, in, out,
