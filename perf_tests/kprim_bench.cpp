@@ -1278,13 +1278,15 @@ void segmented(benchmark::State& state, bool scan, const std::string& impl, cons
 
 /// The segmented scan on an application's calls, segments of the ~1000 mix: int32 counts into
 /// int64 offsets restarting per segment (exclusive), floats read from a strided column,
-/// fixed-size segments of 1000 floats, an exclusive float scan, and double scans (inclusive,
+/// fixed-size segments of 1000 floats (and of 10^6: whole tiles without a head, as the 1e6 mix's,
+/// with no offsets to read), an exclusive float scan, and double scans (inclusive,
 /// fixed-size, exclusive, strided). Peers: Kokkos' team per segment doing the same work, and CUB's
 /// scan by key on each element's segment index (contiguous input of the output's type).
-template <class In, class T, bool Exclusive, bool Strided, bool Fixed>
+template <class In, class T, bool Exclusive, bool Strided, std::int64_t FixedSize>  // FixedSize 0: CSR offsets
 void segmented_scan_call(benchmark::State& state, const std::string& impl, const std::string& variant, std::int64_t n) {
   using policy = Kokkos::TeamPolicy<Space>;
-  constexpr std::int64_t fixed_size = 1000;
+  constexpr bool Fixed = FixedSize > 0;
+  constexpr std::int64_t fixed_size = Fixed ? FixedSize : 1;
   Inputs<In>& in = inputs<In>(n);
   Kokkos::View<In**, Kokkos::LayoutRight, MemorySpace> pairs;
   std::conditional_t<Strided, Kokkos::View<In*, Kokkos::LayoutStride, MemorySpace>, Kokkos::View<In*, MemorySpace>> x;
@@ -1399,15 +1401,17 @@ void register_segmented(std::int64_t n) {
           ->Iterations(settings.repetitions)
           ->Unit(benchmark::kMicrosecond);
     };
-    add("1000_int32_to_int64_exclusive", "int32", segmented_scan_call<std::int32_t, std::int64_t, true, false, false>,
+    add("1000_int32_to_int64_exclusive", "int32", segmented_scan_call<std::int32_t, std::int64_t, true, false, 0>,
         false);
-    add("1000_strided", "float", segmented_scan_call<float, float, false, true, false>, false);
-    add("fixed_1000", "float", segmented_scan_call<float, float, false, false, true>);
-    add("1000_exclusive", "float", segmented_scan_call<float, float, true, false, false>);
-    add("1000_double", "double", segmented_scan_call<double, double, false, false, false>);
-    add("fixed_1000_double", "double", segmented_scan_call<double, double, false, false, true>);
-    add("1000_exclusive_double", "double", segmented_scan_call<double, double, true, false, false>);
-    add("1000_strided_double", "double", segmented_scan_call<double, double, false, true, false>, false);
+    add("1000_strided", "float", segmented_scan_call<float, float, false, true, 0>, false);
+    add("fixed_1000", "float", segmented_scan_call<float, float, false, false, 1000>);
+    if (n >= (std::int64_t(1) << 22))  // segments of 10^6 elements: tiles without heads, no offsets to read
+      add("fixed_1e6", "float", segmented_scan_call<float, float, false, false, 1'000'000>);
+    add("1000_exclusive", "float", segmented_scan_call<float, float, true, false, 0>);
+    add("1000_double", "double", segmented_scan_call<double, double, false, false, 0>);
+    add("fixed_1000_double", "double", segmented_scan_call<double, double, false, false, 1000>);
+    add("1000_exclusive_double", "double", segmented_scan_call<double, double, true, false, 0>);
+    add("1000_strided_double", "double", segmented_scan_call<double, double, false, true, 0>, false);
   }
 }
 

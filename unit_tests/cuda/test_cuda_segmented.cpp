@@ -66,6 +66,9 @@ std::vector<Layout> long_layouts(std::int64_t n) {
   list.push_back({"about a thousand, empty ones among them", n,
                   offsets_of(until([&] { return rng() % 5 == 0 ? std::int64_t(0) : std::int64_t(rng() % 2000); }))});
   list.push_back({"one segment", n, {0, n}});
+  // Fewer offsets than the heads warp's window (HeadsWindow): it is loaded once and holds every tile's.
+  list.push_back({"a few hundred segments", n,
+                  offsets_of(until([&] { return std::int64_t(rng() % std::uint64_t(n / 150)); }))});
   // Starts on tile edges and one element either side of them, with empty segments there.
   std::int64_t k = 0;
   list.push_back({"starts on and next to tile edges", n, offsets_of(until([&] {

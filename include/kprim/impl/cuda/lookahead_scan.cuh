@@ -3,10 +3,11 @@
 // of 4- and 8-byte types with an op that has an identity (sums, mins, maxes, user ops).
 //
 // Persistent blocks (3 a SM), each with four roles and a ring of 4 tiles in shared memory:
-//   - a producer warp takes a ticket per tile and loads the tile with one bulk copy (TMA,
-//     cp.async.bulk) into a free stage of the ring (mbarriers `full` / `empty`);
-//   - a reduce warp folds each tile as soon as its data is in and publishes the tile's aggregate
-//     (a tile word of scan.cuh, flag AGGREGATE), whatever the block's earlier tiles wait for;
+//   - a producer warp takes a ticket per tile and loads the tile with 4 bulk copies (TMA,
+//     cp.async.bulk), each on a barrier of its own, into a free stage of the ring (mbarriers
+//     `full` / `empty`);
+//   - a reduce warp folds each tile chunk by chunk as its data comes in and publishes the tile's
+//     aggregate (a tile word of scan.cuh, flag AGGREGATE), whatever the block's earlier tiles wait for;
 //   - a look-ahead warp keeps the block's running prefix: for the block's next tile t it folds
 //     the aggregates of every tile from its previous tile up to t - 1 (256 tile words in flight at
 //     once, empty ones read again), so no tile waits for another's inclusive prefix and nothing
@@ -53,6 +54,11 @@ struct LookaheadShape {
   static constexpr int vector_elements = 16 / int(sizeof(T));  ///< elements of a 16-byte vector
   static constexpr std::int64_t tile_size = std::int64_t(compute_warps) * warp_size * vector_elements * rounds;
   static constexpr int ring_bytes = int(tile_size * sizeof(T)) * stages;
+  /// Bulk copies a tile, each completing on a barrier of its own: the reduce warp folds the first
+  /// while the last is on its way. H200, 2026-12-03, time / that of one copy a tile, at 2^24 / 2^26
+  /// / 2^28: float, int32, double scans 0.96-0.97 / 0.98-0.99 / 0.985-0.99 (segmented 0.94-1.015).
+  static constexpr int load_chunks = 4;
+  static constexpr int chunk_vectors = int(tile_size / vector_elements) / load_chunks;
   /// The look-ahead runs at most `stages` tiles ahead of the compute warps: prefixes take a ring twice as deep.
   static constexpr int prefix_slots = 2 * stages;
 };
@@ -166,8 +172,8 @@ template <class Shape>
 __device__ __forceinline__ void init_barriers(unsigned long long* full, unsigned long long* empty,
                                               unsigned long long* issued, unsigned long long* reduced,
                                               unsigned long long* prefixed) {
+  for (int c = 0; c < Shape::stages * Shape::load_chunks; ++c) barrier_init(&full[c], 1);
   for (int s = 0; s < Shape::stages; ++s) {
-    barrier_init(&full[s], 1);
     // Every thread that reads a stage or its tile index frees it itself (the compute warps, the
     // reduce warp, the look-ahead): each release orders its own reads (and the compute warps'
     // writes of a whole tile, once its bulk store has read them) before the next bulk copy.
@@ -184,12 +190,14 @@ __device__ __forceinline__ void init_barriers(unsigned long long* full, unsigned
 /// last tile's tail): op over its elements, or with Masked over those from position `from` on; lane
 /// 0 gets it. Any order with a Commutative op (each lane its own vectors, the lanes at the end),
 /// else in order through `step_folds` (a padded 32 x 32 table of T in shared memory).
-template <class Shape, bool Commutative, bool Masked, class T, class Op>
+/// wait_chunk(c) returns once the stage holds the tile's chunk c (Shape::load_chunks of them).
+template <class Shape, bool Commutative, bool Masked, class T, class Op, class WaitChunk>
 __device__ __forceinline__ T fold_tile(const T* stage, const T* global, std::int64_t count, const T& identity,
-                                       const Op& op, int from, T* step_folds, int lane) {
-  constexpr int width = Shape::vector_elements;
+                                       const Op& op, int from, T* step_folds, int lane, const WaitChunk& wait_chunk) {
+  constexpr int width = Shape::vector_elements, chunk_vectors = Shape::chunk_vectors;
   constexpr std::int64_t tile_size = Shape::tile_size;
   constexpr int steps = int(tile_size / width) / warp_size;
+  static_assert(chunk_vectors % warp_size == 0, "a step's vectors come in one chunk");
   const bool whole = count >= tile_size;
   const auto mask = [&](int v, T(&x)[width]) {
     if constexpr (Masked) {
@@ -204,24 +212,29 @@ __device__ __forceinline__ T fold_tile(const T* stage, const T* global, std::int
     T fold[width];
 #pragma unroll
     for (int e = 0; e < width; ++e) fold[e] = identity;
-    // Masked: the warp's steps wholly before `from` are skipped.
+    // Masked: the warp's steps wholly before `from` are skipped (their chunks not waited for).
     const int first_vector = Masked ? (from / width) & ~(warp_size - 1) : 0;
-    if (whole) {
+    for (int c = first_vector / chunk_vectors; c < Shape::load_chunks; ++c) {
+      wait_chunk(c);
+      const int begin = c * chunk_vectors > first_vector ? c * chunk_vectors : first_vector;
+      const int end = (c + 1) * chunk_vectors;
+      if (whole) {
 #pragma unroll 4
-      for (int v = first_vector + lane; v < int(tile_size / width); v += warp_size) {
-        T x[width];
-        stage_vector(stage, v, x);
-        mask(v, x);
+        for (int v = begin + lane; v < end; v += warp_size) {
+          T x[width];
+          stage_vector(stage, v, x);
+          mask(v, x);
 #pragma unroll
-        for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
-      }
-    } else {
-      for (int v = first_vector + lane; v < int(tile_size / width); v += warp_size) {
-        T x[width];
-        last_tile_vector(stage, v, global, int(count), identity, x);
-        mask(v, x);
+          for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
+        }
+      } else {
+        for (int v = begin + lane; v < end; v += warp_size) {
+          T x[width];
+          last_tile_vector(stage, v, global, int(count), identity, x);
+          mask(v, x);
 #pragma unroll
-        for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
+          for (int e = 0; e < width; ++e) fold[e] = op(fold[e], x[e]);
+        }
       }
     }
     T aggregate = fold[0];
@@ -236,8 +249,10 @@ __device__ __forceinline__ T fold_tile(const T* stage, const T* global, std::int
     // table; lane r then folds row r, and a warp reduce the rows (one reduce a tile: a reduce
     // a step kept the aggregates late).
     static_assert(steps == warp_size, "the reduce warp's in-order fold takes a 32 x 32 table");
+    constexpr int chunk_steps = chunk_vectors / warp_size;
 #pragma unroll 4
     for (int i = 0; i < steps; ++i) {
+      if (i % chunk_steps == 0) wait_chunk(i / chunk_steps);
       const int v = i * warp_size + lane;
       T x[width];
       if (whole) stage_vector(stage, v, x);
@@ -258,8 +273,8 @@ __device__ __forceinline__ T fold_tile(const T* stage, const T* global, std::int
 }
 
 /// The producer warp of a look-ahead kernel (Shape: LookaheadShape<T>): takes a ticket per tile and
-/// bulk-loads the tile into the next free stage of the ring (full[s] completes with its data,
-/// issued[s] once tile_of[s] names it; tile_of[s] = -1 once the tickets pass `tiles`), then counts
+/// bulk-loads the tile into the next free stage of the ring (full[s * load_chunks + c] completes
+/// with its chunk c, issued[s] once tile_of[s] names it; tile_of[s] = -1 once the tickets pass `tiles`), then counts
 /// the block out of the ticket slot.
 template <class Shape, class T>
 __device__ __forceinline__ void produce_tiles(const T* in, std::int64_t n, std::int64_t tiles, unsigned* tickets,
@@ -276,7 +291,7 @@ __device__ __forceinline__ void produce_tiles(const T* in, std::int64_t n, std::
     if (t >= tiles) {
       if (lane == 0) {
         tile_of[s] = -1;
-        barrier_arrive(&full[s]);
+        for (int c = 0; c < Shape::load_chunks; ++c) barrier_arrive(&full[s * Shape::load_chunks + c]);
         barrier_arrive(&issued[s]);
       }
       break;
@@ -289,11 +304,17 @@ __device__ __forceinline__ void produce_tiles(const T* in, std::int64_t n, std::
       // The readers of the stage's previous tile are done (empty[s]); their generic-proxy reads come
       // before this copy's async-proxy writes.
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-      if (bulk > 0) {
-        barrier_arrive_expect(&full[s], unsigned(bulk * sizeof(T)));
-        bulk_load(stage, in + first, unsigned(bulk * sizeof(T)), &full[s]);
-      } else {
-        barrier_arrive(&full[s]);
+      constexpr std::int64_t chunk = std::int64_t(Shape::chunk_vectors) * Shape::vector_elements;
+#pragma unroll
+      for (int c = 0; c < Shape::load_chunks; ++c) {
+        const std::int64_t part = bulk - c * chunk < chunk ? bulk - c * chunk : chunk;  // whole vectors
+        unsigned long long* const bar = &full[s * Shape::load_chunks + c];
+        if (part > 0) {
+          barrier_arrive_expect(bar, unsigned(part * sizeof(T)));
+          bulk_load(stage + c * chunk, in + first + c * chunk, unsigned(part * sizeof(T)), bar);
+        } else {
+          barrier_arrive(bar);
+        }
       }
       barrier_arrive(&issued[s]);
     }
@@ -384,7 +405,8 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   constexpr bool commutative = is_commutative_v<Op>;
   extern __shared__ uint4 lookahead_ring[];
   T* const ring = reinterpret_cast<T*>(lookahead_ring);
-  __shared__ unsigned long long full[stages], empty[stages], issued[stages], reduced[stages], prefixed[prefix_slots];
+  __shared__ unsigned long long full[stages * Shape::load_chunks], empty[stages], issued[stages], reduced[stages],
+      prefixed[prefix_slots];
   __shared__ std::int64_t tile_of[stages];
   __shared__ Slots<T, prefix_slots> prefix_of;
   __shared__ Slots<T, 2 * warps> warp_totals;  // two tiles' worth: a fast warp may write the next one's
@@ -401,23 +423,27 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
     return;
   }
 
-  // The reduce and compute warps wait for the data of their k-th tile (in stage k % stages):
-  // returns its index, or -1 when the block has no more tiles.
-  const auto wait_for_tile = [&](std::int64_t k) {
+  // The reduce and compute warps learn their k-th tile (in stage k % stages) from `issued`: its
+  // index, or -1 when the block has no more tiles; its data is in chunk by chunk (wait_for_chunk).
+  const auto tile_index = [&](std::int64_t k) {
     const int s = int(k % stages);
-    barrier_wait(&full[s], unsigned(k / stages) & 1u);
+    barrier_wait(&issued[s], unsigned(k / stages) & 1u);
     return tile_of[s];
+  };
+  const auto wait_for_chunk = [&](std::int64_t k, int c) {
+    barrier_wait(&full[int(k % stages) * Shape::load_chunks + c], unsigned(k / stages) & 1u);
   };
 
   if (warp == warps + 1) {  // the reduce warp: each tile's aggregate, as soon as its data is in
     for (std::int64_t k = 0;; ++k) {
-      const std::int64_t t = wait_for_tile(k);
+      const std::int64_t t = tile_index(k);
       if (t < 0) break;
       const int s = int(k % stages);
       const T* const stage = ring + s * tile_size;
       const std::int64_t first = t * tile_size;
       const T aggregate = fold_tile<Shape, commutative, false>(stage, in + first, n - first, identity, op, 0,
-                                                               step_folds.data(), lane);
+                                                               step_folds.data(), lane,
+                                                               [&](int c) { wait_for_chunk(k, c); });
       barrier_arrive(&reduced[s]);
       barrier_arrive(&empty[s]);
       if (lane == 0) states.template publish<TileWrite::store>(t, aggregate, tile_aggregate);  // written once
@@ -434,8 +460,9 @@ __global__ void __launch_bounds__(LookaheadShape<T>::threads, LookaheadShape<T>:
   // The compute warps: lane l of warp w takes vector (w * rounds + r) * 32 + l of the tile in round r.
   HeldStage held;
   for (std::int64_t k = 0;; ++k) {
-    const std::int64_t t = wait_for_tile(k);
+    const std::int64_t t = tile_index(k);
     if (t < 0) break;
+    for (int c = 0; c < Shape::load_chunks; ++c) wait_for_chunk(k, c);
     const int s = int(k % stages);
     const T* const stage = ring + s * tile_size;
     const std::int64_t tile_first = t * tile_size;

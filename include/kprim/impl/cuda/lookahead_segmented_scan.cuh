@@ -255,7 +255,8 @@ __global__ void __launch_bounds__(segmented_threads_v<T, Heads>, LookaheadShape<
   static_assert(rounds * width <= 32, "a lane's element flags take one 32-bit mask");
   extern __shared__ uint4 lookahead_ring[];
   T* const ring = reinterpret_cast<T*>(lookahead_ring);
-  __shared__ unsigned long long full[stages], empty[stages], issued[stages], reduced[stages], prefixed[prefix_slots];
+  __shared__ unsigned long long full[stages * Shape::load_chunks], empty[stages], issued[stages], reduced[stages],
+      prefixed[prefix_slots];
   __shared__ std::int64_t tile_of[stages];
   __shared__ Slots<Pair, prefix_slots> prefix_of;
   __shared__ Slots<Pair, 2 * warps> warp_totals;  // two tiles' worth: a fast warp may write the next one's
@@ -310,8 +311,8 @@ __global__ void __launch_bounds__(segmented_threads_v<T, Heads>, LookaheadShape<
     barrier_wait(&issued[s], unsigned(k / stages) & 1u);
     return tile_of[s];
   };
-  const auto wait_for_data = [&](std::int64_t k) {
-    barrier_wait(&full[int(k % stages)], unsigned(k / stages) & 1u);
+  const auto wait_for_chunk = [&](std::int64_t k, int c) {  // chunk c of the k-th tile's data is in
+    barrier_wait(&full[int(k % stages) * Shape::load_chunks + c], unsigned(k / stages) & 1u);
   };
 
   if (warp == warps + 1) {  // the reduce warp: each tile's pair, as soon as its data is in
@@ -331,10 +332,11 @@ __global__ void __launch_bounds__(segmented_threads_v<T, Heads>, LookaheadShape<
         if (bits != 0) last = unsigned(32 * w + 32 - __clz(int(bits)));
       }
       last = __reduce_max_sync(full_warp_mask, last);
-      wait_for_data(k);
       const int from = last == 0 ? 0 : int(last) - 1;
+      // The chunks before the last head's are not waited for: the compute warps that read them wait.
       const T fold = fold_tile<Shape, true, true>(ring + s * tile_size, in + first, n - first, identity, op, from,
-                                                  static_cast<T*>(nullptr), lane);
+                                                  static_cast<T*>(nullptr), lane,
+                                                  [&](int c) { wait_for_chunk(k, c); });
       barrier_arrive(&reduced[s]);
       barrier_arrive(&empty[s]);
       if (lane == 0) states.template publish<TileWrite::store>(t, Pair{fold, last != 0 ? 1u : 0u}, tile_aggregate);
@@ -393,7 +395,8 @@ __global__ void __launch_bounds__(segmented_threads_v<T, Heads>, LookaheadShape<
     unsigned vector_heads[rounds];
 #pragma unroll
     for (int r = 0; r < rounds; ++r) vector_heads[r] = (starts >> ((r ^ swizzle) * width)) & vector_bits;
-    wait_for_data(k);
+    // Every chunk (waiting for the warp's own alone took a register: ptxas spilled 20 bytes, not 8).
+    for (int c = 0; c < Shape::load_chunks; ++c) wait_for_chunk(k, c);
     const bool whole = tile_first + tile_size <= n;
     T x[rounds][width];
     Pair part[rounds];  // x[r] from its last head on, and whether it holds one
