@@ -1279,14 +1279,15 @@ void segmented(benchmark::State& state, bool scan, const std::string& impl, cons
 /// The segmented scan on an application's calls, segments of the ~1000 mix: int32 counts into
 /// int64 offsets restarting per segment (exclusive), floats read from a strided column,
 /// fixed-size segments of 1000 floats (and of 10^6: whole tiles without a head, as the 1e6 mix's,
-/// with no offsets to read), an exclusive float scan, and double scans (inclusive,
+/// with no offsets to read), the same fixed layouts given as CSR offsets (csr_fixed_*: what the
+/// offsets cost against the same segments), an exclusive float scan, and double scans (inclusive,
 /// fixed-size, exclusive, strided). Peers: Kokkos' team per segment doing the same work, and CUB's
 /// scan by key on each element's segment index (contiguous input of the output's type).
-template <class In, class T, bool Exclusive, bool Strided, std::int64_t FixedSize>  // FixedSize 0: CSR offsets
+template <class In, class T, bool Exclusive, bool Strided, std::int64_t FixedSize,
+          bool FixedAsOffsets = false>  // FixedSize 0: the ~1000 mix's CSR offsets
 void segmented_scan_call(benchmark::State& state, const std::string& impl, const std::string& variant, std::int64_t n) {
   using policy = Kokkos::TeamPolicy<Space>;
-  constexpr bool Fixed = FixedSize > 0;
-  constexpr std::int64_t fixed_size = Fixed ? FixedSize : 1;
+  constexpr bool Fixed = FixedSize > 0 && !FixedAsOffsets;
   Inputs<In>& in = inputs<In>(n);
   Kokkos::View<In**, Kokkos::LayoutRight, MemorySpace> pairs;
   std::conditional_t<Strided, Kokkos::View<In*, Kokkos::LayoutStride, MemorySpace>, Kokkos::View<In*, MemorySpace>> x;
@@ -1298,9 +1299,9 @@ void segmented_scan_call(benchmark::State& state, const std::string& impl, const
     x = in.x;
   }
   SegmentLayout layout;
-  if constexpr (Fixed) {
+  if constexpr (FixedSize > 0) {
     layout.offsets.push_back(0);
-    while (layout.offsets.back() < n) layout.offsets.push_back(std::min(n, layout.offsets.back() + fixed_size));
+    while (layout.offsets.back() < n) layout.offsets.push_back(std::min(n, layout.offsets.back() + FixedSize));
   } else {
     layout = segment_layout("1000", n);
   }
@@ -1324,7 +1325,7 @@ void segmented_scan_call(benchmark::State& state, const std::string& impl, const
   double s = 0;
   if (impl == "kprim") {
     s = time_calls(state, [&] {
-      if constexpr (Fixed) kprim::segmented_inclusive_scan(Space(), x, fixed_size, out);
+      if constexpr (Fixed) kprim::segmented_inclusive_scan(Space(), x, FixedSize, out);
       else if constexpr (Exclusive) kprim::segmented_exclusive_scan(Space(), x, offsets, out, T(0));
       else kprim::segmented_inclusive_scan(Space(), x, offsets, out);
     });
@@ -1407,6 +1408,9 @@ void register_segmented(std::int64_t n) {
     add("fixed_1000", "float", segmented_scan_call<float, float, false, false, 1000>);
     if (n >= (std::int64_t(1) << 22))  // segments of 10^6 elements: tiles without heads, no offsets to read
       add("fixed_1e6", "float", segmented_scan_call<float, float, false, false, 1'000'000>);
+    add("csr_fixed_1000", "float", segmented_scan_call<float, float, false, false, 1000, true>);
+    if (n >= (std::int64_t(1) << 22))
+      add("csr_fixed_1e6", "float", segmented_scan_call<float, float, false, false, 1'000'000, true>);
     add("1000_exclusive", "float", segmented_scan_call<float, float, true, false, 0>);
     add("1000_double", "double", segmented_scan_call<double, double, false, false, 0>);
     add("fixed_1000_double", "double", segmented_scan_call<double, double, false, false, 1000>);
