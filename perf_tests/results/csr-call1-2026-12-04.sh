@@ -2,6 +2,9 @@
 # GPU call 1 (prepared 2026-12-04, ninth session; not run: no device was lent that session): is the CSR segmented scans' loss to fixed segments the offsets' machinery or
 # the mixes' layout? New bench rows csr_fixed_1000 / csr_fixed_1e6: the fixed layouts given as CSR offsets, against
 # fixed_1000 / fixed_1e6 and the ~1000 / ~10^6 mixes, in one binary (b696b96's library); then ncu, SASS source counters.
+# Staging (on the 2-core VM): build/gpu/bin1.tar.xz holds kprim-bench (this commit's, KPRIM_ENABLE_CUDA_WARP=ON, sm_90),
+# seg-probe-{base,bounds,idle12,nowait,arith} (csr-probe-2026-12-04.cpp) and lib/libbenchmark.so.1debian; run with
+# carry ["build/gpu/bin1.tar.xz"] as `bash perf_tests/results/csr-call1-2026-12-04.sh`.
 cd build/gpu && tar xJf bin1.tar.xz
 export LD_LIBRARY_PATH=$PWD/lib:$LD_LIBRARY_PATH
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee $OUT/gpu1.txt; date -u | tee -a $OUT/gpu1.txt
