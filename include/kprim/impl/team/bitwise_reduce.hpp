@@ -57,6 +57,11 @@ struct BitwiseReduce {
     for (std::int64_t t = first_tile; t < end_tile; ++t) {
       const std::int64_t begin = t * tile_size;
       const int leaves = int((Kokkos::min(n - begin, std::int64_t(tile_size)) + leaf_size - 1) / leaf_size);
+      if (size == 1 && n - begin >= tile_size) {  // a host thread, a whole tile: chains interleaved, no team bookkeeping
+        bitwise::fold_whole_leaves<leaf_size, 8>(tree.data(), begin, [&](std::int64_t i) { return T(source(i)); }, op);
+        bitwise::push_node(counter.data(), counter_levels.data(), depth, bitwise::up_sweep_whole(tree.data(), op), 0, op);
+        continue;
+      }
       for (int j = rank; j < leaves; j += size) {
         const std::int64_t first = begin + std::int64_t(j) * leaf_size;
         tree(j) = bitwise::fold_leaf<T>(first, Kokkos::min(n, first + leaf_size),

@@ -41,6 +41,10 @@ KOKKOS_FUNCTION int load_leaves(const Member& team, T* tree, const Source& sourc
                                 std::int64_t n, const Op& op) {
   constexpr std::int64_t tile_size = std::int64_t(LeafSize) * bitwise::tile_leaves;
   const int count = int((Kokkos::min(n - begin, std::int64_t(tile_size)) + LeafSize - 1) / LeafSize);
+  if (team.team_size() == 1 && n - begin >= tile_size) {  // a host thread, a whole tile: its leaves' chains interleaved
+    bitwise::fold_whole_leaves<LeafSize, 8>(tree, begin, [&](std::int64_t i) { return T(source(i)); }, op);
+    return count;
+  }
   for (int j = team.team_rank(); j < count; j += team.team_size()) {
     const std::int64_t first = begin + std::int64_t(j) * LeafSize;
     tree[j] = bitwise::fold_leaf<T>(first, Kokkos::min(n, first + LeafSize),
@@ -69,7 +73,9 @@ struct BitwiseTileRoots {
     const std::int64_t tiles = (n + tile_size - 1) / tile_size;
     for (std::int64_t t = team.league_rank(); t < tiles; t += team.league_size()) {
       const int count = load_leaves<LeafSize>(team, tree.data(), source, t * tile_size, n, op);
-      const T root = bitwise::up_sweep(team, tree.data(), count, op);
+      // A whole tile's leaves are all there (count == tile_leaves): every node has both children.
+      const T root = team.team_size() == 1 && count == bitwise::tile_leaves ? bitwise::up_sweep_whole(tree.data(), op)
+                                                                            : bitwise::up_sweep(team, tree.data(), count, op);
       if (team.team_rank() == 0) roots[t] = root;
     }
   }
@@ -110,8 +116,28 @@ struct BitwiseScanTiles {
     for (std::int64_t t = team.league_rank(); t < tiles; t += team.league_size()) {
       const std::int64_t begin = t * tile_size;
       const int count = load_leaves<LeafSize>(team, tree.data(), source, begin, n, op);
-      bitwise::up_sweep(team, tree.data(), count, op);
       const bool tile_has = has_seed || t > 0;
+      if (team.team_size() == 1 && count == bitwise::tile_leaves && tile_has && begin + tile_size < n) {
+        // A host thread on a whole tile that has a prefix, not the last one: the same nodes and
+        // leaf chains without the team's bookkeeping, 8 leaves' chains interleaved.
+        bitwise::up_sweep_whole(tree.data(), op);
+        bitwise::down_sweep_whole(tree.data(), prefix.data(), t > 0 ? tile_prefixes[t] : seed, op);
+        constexpr int chains = 8;
+        for (int j = 0; j < count; j += chains) {
+          T running[chains];
+          for (int c = 0; c < chains; ++c) running[c] = prefix(j + c);
+          for (int e = 0; e < LeafSize; ++e)
+            for (int c = 0; c < chains; ++c) {
+              const std::int64_t i = begin + std::int64_t(j + c) * LeafSize + e;
+              const T x = T(source(i));
+              if (exclusive) sink(i, running[c]);
+              running[c] = op(running[c], x);
+              if (!exclusive) sink(i, running[c]);
+            }
+        }
+        continue;  // one thread: nothing to wait for before the next tile reuses the trees
+      }
+      bitwise::up_sweep(team, tree.data(), count, op);
       bitwise::down_sweep(team, tree.data(), prefix.data(), count, t > 0 ? tile_prefixes[t] : seed, tile_has, op);
       for (int j = team.team_rank(); j < count; j += team.team_size()) {
         bool has = tile_has || j > 0;
