@@ -1,4 +1,5 @@
 #!/bin/bash
+# NOT RUN this session: no GPU opened for it (call 2, bitwise-call2-2026-12-06.sh, ran instead).
 # GPU call 1 of the eleventh session (2026-12-06, H100): issue #25's rows on an H100 (the look-ahead kernel with
 # chunked bulk loads has only H200 figures), the application rows, the segmented mixes, and the ninth session's
 # CSR probes (csr-call1-2026-12-04.sh, never run), with ncu of the segmented kernel on three layouts and of the
